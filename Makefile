@@ -1,0 +1,58 @@
+# Fray: `make run` starts the server, `make test` runs every test. Both set up what they need first.
+SHELL := /bin/bash
+PYTHON ?= python3
+PORT ?= 8000
+HOST ?= 127.0.0.1
+VENV := .venv
+BIN := $(VENV)/bin
+VENDOR := static/vendor
+export FRAY_DATABASE_URL ?= sqlite:///./fray.db
+
+.PHONY: install run test test-fast lint format demo bench bench-quick chromium clean
+
+install: $(VENV)/.installed $(VENDOR)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+# htmx and its WebSocket extension come from the npm registry, pinned in package-lock.json.
+$(VENDOR)/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	mkdir -p $(VENDOR)
+	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx.min.js
+	cp node_modules/htmx-ext-ws/dist/ws.min.js $(VENDOR)/ws.js
+	touch $@
+
+run: install
+	$(BIN)/fray db upgrade
+	$(BIN)/fray serve --host $(HOST) --port $(PORT)
+
+demo: install
+	$(BIN)/fray demo --base-url http://$(HOST):$(PORT)
+
+# Browser tests drive Debian's chromium (Playwright's own browser download does not work here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: install chromium
+	$(BIN)/pytest
+
+test-fast: install
+	$(BIN)/pytest -m "not e2e"
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) node_modules $(VENDOR) .pytest_cache

@@ -1,0 +1,1 @@
+"""Fray: a rules-aware virtual tabletop."""

@@ -1,0 +1,85 @@
+"""`fray serve | db upgrade | demo`."""
+
+from __future__ import annotations
+
+import typer
+
+from app.settings import get_settings
+
+cli = typer.Typer(
+    help="Fray: a rules-aware virtual tabletop.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+db_cli = typer.Typer(help="The database.", no_args_is_help=True)
+cli.add_typer(db_cli, name="db")
+
+
+@cli.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0 for your whole network)."),
+    port: int = typer.Option(8000, help="Port to listen on."),
+    migrate: bool = typer.Option(True, help="Apply database migrations first."),
+    ws: str = typer.Option(
+        "websockets-sansio", help="WebSocket implementation: websockets-sansio, websockets or wsproto."
+    ),
+) -> None:
+    """Run the server."""
+    import uvicorn
+
+    from app.main import create_app
+    from app.store.migrate import upgrade
+
+    settings = get_settings()
+    if migrate:
+        upgrade(settings.database_url)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    typer.echo(f"Fray is on http://{shown}:{port}  ·  open it and create a campaign to get your GM console.")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        ws=ws,
+        ws_max_size=settings.max_ws_message_bytes * 4,
+        ws_per_message_deflate=True,
+        proxy_headers=True,
+        log_level="warning",
+    )
+
+
+@db_cli.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every migration to FRAY_DATABASE_URL (default: SQLite at ./fray.db)."""
+    from app.store.migrate import upgrade
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    typer.echo(f"Database is up to date: {settings.database_url}")
+
+
+@cli.command()
+def demo(
+    base_url: str = typer.Option("http://127.0.0.1:8000", help="Where the server is reached, for the links."),
+) -> None:
+    """Create a ready-made demo campaign for each game system and print its links."""
+    from app.demo import create_demos
+    from app.store.migrate import upgrade
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    for demo_campaign in create_demos(settings, base_url.rstrip("/")):
+        typer.echo(f"\n{demo_campaign.title}: {demo_campaign.name}")
+        typer.echo(f"  GM console:   {demo_campaign.gm_link}")
+        for label, link in demo_campaign.player_links:
+            typer.echo(f"  {label + ':':<13} {link}")
+        typer.echo(f"  Invite:       {demo_campaign.invite_url}")
+        typer.echo(f"  Table view:   {demo_campaign.spectator_url}")
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()

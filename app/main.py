@@ -1,0 +1,51 @@
+"""create_app(settings) -> FastAPI: wire settings, database, broker, hub and routers."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
+
+from app.realtime.broker import make_broker
+from app.realtime.hub import Hub
+from app.realtime.render import ROOT
+from app.services.context import Fray
+from app.settings import Settings, get_settings
+from app.store.db import Database
+from app.store.states import StateCache
+from app.web import api, errors, live, pages
+from app.web.limits import BodyLimit, StaticCache
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    fray = Fray(
+        settings=settings,
+        db=Database(settings.database_url),
+        broker=make_broker(settings.broker_url),
+        states=StateCache(settings.snapshot_every),
+    )
+    hub = Hub(fray.db, fray.states, settings.log_page)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await fray.broker.start(hub.notify, hub.resync)
+        yield
+        await hub.close()
+        await fray.broker.stop()
+        fray.db.dispose()
+
+    app = FastAPI(title="Fray", summary="A rules-aware virtual tabletop.", version="0.1.0", lifespan=lifespan)
+    app.state.fray, app.state.hub = fray, hub
+    errors.install(app)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(StaticCache)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(live.router)
+    app.include_router(pages.router)
+    app.add_api_route("/healthz", lambda: {"status": "ok"}, methods=["GET"], tags=["health"])
+    return app

@@ -1,0 +1,46 @@
+"""Brokers carry "campaign X is at seq N" between processes. In one process: memory."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+Deliver = Callable[[str, int], Awaitable[None]]
+Resync = Callable[[], Awaitable[None]]
+
+
+class Broker(Protocol):
+    async def start(self, deliver: Deliver, resync: Resync) -> None: ...
+
+    async def publish(self, campaign_id: str, seq: int) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class MemoryBroker:
+    """One process: publishing is delivering."""
+
+    def __init__(self) -> None:
+        self._deliver: Deliver | None = None
+
+    async def start(self, deliver: Deliver, resync: Resync) -> None:
+        self._deliver = deliver
+
+    async def publish(self, campaign_id: str, seq: int) -> None:
+        if self._deliver is not None:
+            await self._deliver(campaign_id, seq)
+
+    async def stop(self) -> None:
+        self._deliver = None
+
+
+class BrokerConfigError(ValueError):
+    pass
+
+
+def make_broker(url: str) -> Broker:
+    if url.startswith("memory:"):
+        return MemoryBroker()
+    raise BrokerConfigError(
+        f"FRAY_BROKER_URL={url!r} is not a broker this version of Fray knows: use memory:// (one process)."
+    )

@@ -1,0 +1,281 @@
+"""This process's sockets, grouped in rooms per campaign.
+
+When a campaign moves on, its room loads the new state once, renders each distinct view once
+(viewers with the same key see the same thing) and queues the result on every socket of that view.
+HTML sockets get only the blocks that changed since their last message; JSON sockets get the events
+they may see. A socket that fell behind (reconnect, broker outage) gets everything it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from anyio import to_thread
+from starlette.websockets import WebSocket
+
+from app.realtime import render
+from app.rules import registry
+from app.rules.campaign.state import CampaignState
+from app.rules.game import Game
+from app.rules.system import Event, Viewer
+from app.store import log
+from app.store.db import Database
+from app.store.states import StateCache
+
+logger = logging.getLogger("fray.hub")
+
+QUEUE_LIMIT = 64  # messages a socket may have waiting before we drop it (it reconnects and catches up)
+MAX_CATCHUP = 500  # events a JSON socket is sent on resume; further behind, it is told to reload
+
+
+@dataclass
+class Close:
+    code: int
+    reason: str
+
+
+class Conn:
+    """One socket: whose seat, which page, what it has been sent, and its own send queue."""
+
+    def __init__(
+        self, ws: WebSocket, seat_id: str, role: str, page: str, fmt: str, preview: str | None = None
+    ):
+        self.ws = ws
+        self.seat_id = seat_id
+        self.role = role
+        self.page = page
+        self.fmt = fmt
+        self.preview = preview
+        self.seq = 0
+        self.synced_key: tuple | None = None  # the view whose last render this socket shows
+        self.queue: asyncio.Queue[str | Close] = asyncio.Queue(maxsize=QUEUE_LIMIT)
+        self.closed = False
+        self.sender: asyncio.Task | None = None
+
+    def viewer(self, state: CampaignState) -> Viewer:
+        if self.page == "table":
+            return Viewer(role="spectator")
+        if self.preview:
+            return state.viewer_for(self.preview, "player")
+        return state.viewer_for(self.seat_id, self.role)
+
+    def key(self, state: CampaignState) -> tuple:
+        return (self.page, self.fmt, self.viewer(state).key)
+
+    def push(self, message: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close(1013, "Too far behind: reconnecting.")
+
+    def close(self, code: int, reason: str) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.queue.put_nowait(Close(code, reason))
+        if self.queue.full() and self.sender:
+            self.sender.cancel()
+
+    async def send_loop(self) -> None:
+        try:
+            while True:
+                message = await self.queue.get()
+                if isinstance(message, Close):
+                    await self.ws.close(code=message.code, reason=message.reason)
+                    return
+                await self.ws.send_text(message)
+        except Exception:  # the peer went away; the receive loop ends the connection
+            self.closed = True
+
+
+@dataclass
+class Snap:
+    state: CampaignState
+    game: Game
+    recent: list[Event]
+    events: list[Event]  # after the oldest JSON socket's seq, for catch-up
+    since: int
+
+
+class Room:
+    def __init__(self, hub: Hub, campaign_id: str):
+        self.hub = hub
+        self.campaign_id = campaign_id
+        self.conns: set[Conn] = set()
+        self.seq = 0
+        self.rendered: dict[tuple, dict[str, str]] = {}
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def poke(self) -> None:
+        self.wake.set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._loop())
+
+    async def _loop(self) -> None:
+        while self.conns:
+            await self.wake.wait()
+            self.wake.clear()
+            try:
+                async with self.lock:
+                    snap = await self._load(self._json_since())
+                    if snap.state.seq > self.seq:
+                        self._broadcast(snap)
+            except Exception:
+                logger.exception("room %s failed to refresh", self.campaign_id)
+
+    def _json_since(self) -> int | None:
+        seqs = [c.seq for c in self.conns if c.fmt == "json"]
+        return min(seqs) if seqs else None
+
+    async def _load(self, since: int | None) -> Snap:
+        return await to_thread.run_sync(self.hub.load, self.campaign_id, since)
+
+    def _broadcast(self, snap: Snap) -> None:
+        state = snap.state
+        html: dict[tuple, list[Conn]] = defaultdict(list)
+        data: dict[tuple, list[Conn]] = defaultdict(list)
+        for conn in list(self.conns):
+            seat = state.seat(conn.seat_id)
+            if seat is None or seat.revoked:
+                conn.close(4403, "This seat was removed from the table.")
+                continue
+            if conn.seq >= state.seq:
+                continue
+            key = conn.key(state)
+            (html[key] if conn.fmt == "html" else data[(key, conn.seq)]).append(conn)
+        for key, conns in html.items():
+            self._send_html(snap, key, conns)
+        for (_key, since), conns in data.items():
+            self._send_json(snap, conns[0].viewer(state), since, conns)
+        self.seq = state.seq
+
+    def _send_html(self, snap: Snap, key: tuple, conns: list[Conn]) -> None:
+        state = snap.state
+        viewer = conns[0].viewer(state)
+        page = key[0]
+        context = render.page_context(snap.game, state, viewer, snap.recent, page)
+        blocks = render.render_live(page, context)
+        old = self.rendered.get(key)
+        self.rendered[key] = blocks
+        marker = render.seq_marker(state.seq)
+        full = "".join(blocks.values()) + marker
+        diff = None
+        if old is not None:
+            diff = "".join(html for name, html in blocks.items() if old.get(name) != html) + marker
+        for conn in conns:
+            conn.push(diff if diff is not None and conn.synced_key == key else full)
+            conn.seq = state.seq
+            conn.synced_key = key
+
+    def _send_json(self, snap: Snap, viewer: Viewer, since: int, conns: list[Conn]) -> None:
+        missed = [e for e in snap.events if e.seq > since]
+        if since < snap.since or len(missed) > MAX_CATCHUP:
+            message: dict[str, Any] = {"seq": snap.state.seq, "events": [], "reset": True}
+        else:
+            message = {
+                "seq": snap.state.seq,
+                "events": [e.public() for e in snap.game.visible(missed, viewer)],
+            }
+        text = json.dumps(message)
+        for conn in conns:
+            conn.push(text)
+            conn.seq = snap.state.seq
+
+    async def add(self, conn: Conn, after: int) -> None:
+        async with self.lock:
+            conn.seq = max(0, after)
+            since = (
+                min(conn.seq, self._json_since() or conn.seq) if conn.fmt == "json" else self._json_since()
+            )
+            snap = await self._load(since)
+            self.conns.add(conn)
+            if conn.seq >= snap.state.seq and conn.fmt == "html":
+                # The page is as new as the state: it shows the render of this view, if there is one.
+                conn.seq = snap.state.seq
+                key = conn.key(snap.state)
+                conn.synced_key = key if key in self.rendered and self.seq == snap.state.seq else None
+            self._broadcast(snap)
+
+    def remove(self, conn: Conn) -> None:
+        self.conns.discard(conn)
+        live = {c.synced_key for c in self.conns}
+        for key in [k for k in self.rendered if k not in live]:
+            del self.rendered[key]
+
+
+class Hub:
+    def __init__(self, db: Database, states: StateCache, log_page: int = 40):
+        self.db = db
+        self.states = states
+        self.log_page = log_page
+        self.rooms: dict[str, Room] = {}
+
+    def load(self, campaign_id: str, since: int | None) -> Snap:
+        """(In a worker thread.) The campaign now, its recent log, and events for JSON catch-up."""
+        with self.db.read() as session:
+            system = self.states.get(campaign_id)
+            game = registry.game(system.system if system else _system_of(session, campaign_id))
+            state = self.states.current(session, game, campaign_id)
+            recent = log.recent(session, campaign_id, self.log_page)
+            events = [] if since is None else log.after(session, campaign_id, since, limit=MAX_CATCHUP + 1)
+        return Snap(state, game, recent, events, since or 0)
+
+    async def join(self, campaign_id: str, conn: Conn, after: int) -> None:
+        room = self.rooms.get(campaign_id)
+        if room is None:
+            room = self.rooms[campaign_id] = Room(self, campaign_id)
+        conn.sender = asyncio.create_task(conn.send_loop())
+        await room.add(conn, after)
+        room.poke()
+
+    async def leave(self, campaign_id: str, conn: Conn) -> None:
+        conn.closed = True
+        if conn.sender:
+            conn.sender.cancel()
+        room = self.rooms.get(campaign_id)
+        if room is None:
+            return
+        room.remove(conn)
+        if not room.conns:
+            self.rooms.pop(campaign_id, None)
+            if room.task:
+                room.task.cancel()
+
+    async def notify(self, campaign_id: str, seq: int) -> None:
+        room = self.rooms.get(campaign_id)
+        if room is not None and (seq < 0 or seq > room.seq):
+            room.poke()
+
+    async def resync(self) -> None:
+        """After a broker outage: every room looks in the database for what it missed."""
+        for room in list(self.rooms.values()):
+            room.poke()
+
+    async def close(self) -> None:
+        for room in list(self.rooms.values()):
+            for conn in list(room.conns):
+                conn.close(1012, "The server is restarting.")
+            if room.task:
+                room.task.cancel()
+        self.rooms.clear()
+
+    def socket_count(self) -> int:
+        return sum(len(r.conns) for r in self.rooms.values())
+
+
+def _system_of(session: Any, campaign_id: str) -> str:
+    from app.store.models import Campaign
+
+    campaign = session.get(Campaign, campaign_id)
+    return campaign.system if campaign else "generic"

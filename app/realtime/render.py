@@ -1,0 +1,144 @@
+"""Rendering pages and their live blocks from a viewer's view (never from raw state).
+
+One template per page (`pages/<page>.html`) with named blocks; each live block's root element has a
+stable id, so the same block renders the full page, an HTMX reply and a WebSocket push (hx-swap-oob).
+A game system adds `systems/<key>/<page>.html`, included by the page; its top-level blocks are live too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
+from jinja2_fragments import render_block
+from markupsafe import Markup
+
+from app.rules.campaign.state import CampaignState
+from app.rules.dice import fraction_text
+from app.rules.game import Game
+from app.rules.system import Event, Viewer
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+
+PAGES = ("gm", "player", "table")
+# The blocks of each page that change with the game; each renders one element with a stable id.
+LIVE_BLOCKS: dict[str, tuple[str, ...]] = {
+    "gm": (
+        "status",
+        "participants",
+        "pools",
+        "tracks",
+        "initiative",
+        "prompts",
+        "rolls",
+        "log",
+        "encounters",
+        "seats",
+        "undo",
+    ),
+    "player": ("status", "mine", "prompts", "rolls", "pools", "tracks", "initiative", "log"),
+    "table": ("status", "initiative", "participants", "pools", "tracks", "log"),
+}
+OOB = Markup(' hx-swap-oob="true"')
+
+
+@cache
+def static_version() -> str:
+    """A short hash of our own static files, so browsers may cache them for a year."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "static").rglob("*")):
+        if path.is_file():
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+def _make_env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.filters["percent"] = fraction_text
+    env.globals["static_version"] = static_version
+    return env
+
+
+ENV = _make_env()
+# The UI macros, importable from every block (blocks render alone, without the page's imports).
+ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
+
+
+@cache
+def system_template(system: str, page: str) -> str | None:
+    name = f"systems/{system}/{page}.html"
+    try:
+        ENV.get_template(name)
+    except TemplateNotFound:
+        return None
+    return name
+
+
+@cache
+def system_blocks(system: str, page: str) -> tuple[str, ...]:
+    name = system_template(system, page)
+    return tuple(ENV.get_template(name).blocks) if name else ()
+
+
+def page_template(page: str) -> str:
+    return f"pages/{page}.html"
+
+
+def render_page(page: str, context: dict[str, Any]) -> str:
+    ctx = {**context, "oob": Markup(""), "system_template": system_template(context["system"], page)}
+    return ENV.get_template(page_template(page)).render(ctx)
+
+
+def render_template(name: str, context: dict[str, Any]) -> str:
+    return ENV.get_template(name).render(context)
+
+
+def render_live(page: str, context: dict[str, Any]) -> dict[str, str]:
+    """Every live block of a page, each marked for an out-of-band swap."""
+    ctx = {**context, "oob": OOB, "system_template": system_template(context["system"], page)}
+    out = {name: render_block(ENV, page_template(page), name, ctx) for name in LIVE_BLOCKS[page]}
+    system_name = ctx["system_template"]
+    for name in system_blocks(context["system"], page):
+        out[f"system:{name}"] = render_block(ENV, system_name, name, ctx)
+    return out
+
+
+def render_blocks(page: str, names: list[str], context: dict[str, Any]) -> str:
+    ctx = {**context, "oob": OOB, "system_template": system_template(context["system"], page)}
+    return "".join(render_block(ENV, page_template(page), name, ctx) for name in names)
+
+
+def page_context(
+    game: Game, state: CampaignState, viewer: Viewer, recent: list[Event], page: str, **extra: Any
+) -> dict[str, Any]:
+    """What every page template gets: the viewer's view and log, never the state itself."""
+    return {
+        "v": game.view(state, viewer),
+        "log": game.log_entries(state, recent, viewer),
+        "page": page,
+        "system": game.key,
+        "seq": state.seq,
+        "campaign_id": state.id,
+        "manual": state.dice_mode == "manual",
+        **extra,
+    }
+
+
+def seq_marker(seq: int) -> str:
+    """Every live message carries the seq it brings the page up to."""
+    return f'<div id="live-seq" data-seq="{int(seq)}" hx-swap-oob="true" hidden></div>'
+
+
+def flash(message: str, kind: str = "error") -> str:
+    return render_template("partials/flash.html", {"message": message, "kind": kind, "oob": OOB})

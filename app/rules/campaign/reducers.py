@@ -1,0 +1,163 @@
+"""Reducers for `campaign.*` events: pure, no checks, no dice."""
+
+from __future__ import annotations
+
+from app.rules.campaign.state import (
+    CampaignState,
+    Encounter,
+    Initiative,
+    Participant,
+    SeatInfo,
+    replace_item,
+    without,
+)
+from app.rules.system import Event
+
+
+def seat_joined(state: CampaignState, event: Event) -> CampaignState:
+    seat = SeatInfo.model_validate(event.data["seat"])
+    return state.model_copy(update={"seats": (*without(state.seats, seat.id), seat)})
+
+
+def seat_revoked(state: CampaignState, event: Event) -> CampaignState:
+    seat_id = event.data["seat"]
+    seat = state.seat(seat_id)
+    if seat is None:
+        return state
+    # The revoked seat's characters come back to the GM until handed to someone else.
+    participants = tuple(
+        p.model_copy(update={"owner": None}) if p.owner == seat_id else p for p in state.participants
+    )
+    return state.model_copy(
+        update={
+            "seats": replace_item(state.seats, seat.model_copy(update={"revoked": True})),
+            "participants": participants,
+        }
+    )
+
+
+def participant_added(state: CampaignState, event: Event) -> CampaignState:
+    p = Participant.model_validate(event.data["participant"])
+    return state.model_copy(update={"participants": (*state.participants, p)})
+
+
+def _update_participant(state: CampaignState, pid: str, **changes) -> CampaignState:
+    p = state.participant(pid)
+    return state.model_copy(
+        update={"participants": replace_item(state.participants, p.model_copy(update=changes))}
+    )
+
+
+def participant_noted(state: CampaignState, event: Event) -> CampaignState:
+    return _update_participant(state, event.data["participant"], notes=event.data["notes"])
+
+
+def participant_updated(state: CampaignState, event: Event) -> CampaignState:
+    return _update_participant(state, event.data["participant"], **event.data["changes"])
+
+
+def participant_assigned(state: CampaignState, event: Event) -> CampaignState:
+    return _update_participant(state, event.data["participant"], owner=event.data["seat"])
+
+
+def participant_hidden(state: CampaignState, event: Event) -> CampaignState:
+    return _update_participant(state, event.data["participant"], hidden=True)
+
+
+def participant_revealed(state: CampaignState, event: Event) -> CampaignState:
+    return _update_participant(state, event.data["participant"]["id"], hidden=False)
+
+
+def participant_removed(state: CampaignState, event: Event) -> CampaignState:
+    pid = event.data["participant"]
+    init = state.initiative
+    entries = tuple(e for e in init.entries if e.participant != pid)
+    turn = min(init.turn, max(len(entries) - 1, 0))
+    return state.model_copy(
+        update={
+            "participants": without(state.participants, pid),
+            "pools": tuple(p for p in state.pools if p.owner != pid),
+            "tracks": tuple(t for t in state.tracks if t.owner != pid),
+            "presets": tuple(p for p in state.presets if p.owner != pid),
+            "prompts": tuple(p for p in state.prompts if p.to != pid),
+            "initiative": init.model_copy(update={"entries": entries, "turn": turn}),
+            "encounters": tuple(
+                e.model_copy(update={"participants": tuple(x for x in e.participants if x != pid)})
+                for e in state.encounters
+            ),
+        }
+    )
+
+
+def encounter_prepared(state: CampaignState, event: Event) -> CampaignState:
+    e = Encounter.model_validate(event.data["encounter"])
+    return state.model_copy(update={"encounters": (*state.encounters, e)})
+
+
+def encounter_updated(state: CampaignState, event: Event) -> CampaignState:
+    e = state.encounter(event.data["encounter"])
+    changes = dict(event.data["changes"])
+    if "participants" in changes:
+        changes["participants"] = tuple(changes["participants"])
+    return state.model_copy(
+        update={"encounters": replace_item(state.encounters, e.model_copy(update=changes))}
+    )
+
+
+def encounter_started(state: CampaignState, event: Event) -> CampaignState:
+    e = state.encounter(event.data["encounter"])
+    started = e.model_copy(update={"status": "active", "started_seq": event.seq})
+    return state.model_copy(
+        update={
+            "encounters": replace_item(state.encounters, started),
+            "active_encounter": e.id,
+            "initiative": Initiative(),
+            "prompts": (),
+        }
+    )
+
+
+def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
+    e = state.encounter(event.data["encounter"])
+    ended = e.model_copy(update={"status": "ended", "ended_seq": event.seq})
+    return state.model_copy(
+        update={
+            "encounters": replace_item(state.encounters, ended),
+            "active_encounter": None,
+            "initiative": Initiative(),
+            "prompts": (),
+        }
+    )
+
+
+def encounter_removed(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"encounters": without(state.encounters, event.data["encounter"])})
+
+
+def settings_changed(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update=dict(event.data))
+
+
+def undone(state: CampaignState, event: Event) -> CampaignState:
+    # The projection skips undone events when it folds (Game.replay); nothing to do here.
+    return state
+
+
+REDUCERS = {
+    "campaign.seat_joined": seat_joined,
+    "campaign.seat_revoked": seat_revoked,
+    "campaign.participant_added": participant_added,
+    "campaign.participant_noted": participant_noted,
+    "campaign.participant_updated": participant_updated,
+    "campaign.participant_assigned": participant_assigned,
+    "campaign.participant_hidden": participant_hidden,
+    "campaign.participant_revealed": participant_revealed,
+    "campaign.participant_removed": participant_removed,
+    "campaign.encounter_prepared": encounter_prepared,
+    "campaign.encounter_updated": encounter_updated,
+    "campaign.encounter_started": encounter_started,
+    "campaign.encounter_ended": encounter_ended,
+    "campaign.encounter_removed": encounter_removed,
+    "campaign.settings_changed": settings_changed,
+    "campaign.undone": undone,
+}

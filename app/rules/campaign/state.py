@@ -1,0 +1,218 @@
+"""The frozen state of a campaign: what every game system shares, plus the system's own `ext`."""
+
+from __future__ import annotations
+
+from typing import Any, Literal, TypeVar
+
+from pydantic import Field
+
+from app.rules.errors import Forbidden, RuleError
+from app.rules.system import Frozen, Prompt, Viewer
+
+Kind = Literal["pc", "npc"]
+
+
+class SeatInfo(Frozen):
+    id: str
+    name: str
+    role: Literal["gm", "player", "spectator"]
+    revoked: bool = False
+
+
+class Participant(Frozen):
+    id: str
+    name: str
+    kind: Kind = "pc"
+    owner: str | None = None  # seat id of the player who runs it; None: the GM's
+    hidden: bool = False
+    notes: str = ""  # GM notes (NPC stat blocks): only the GM and the owner see them
+
+
+class Pool(Frozen):
+    id: str
+    name: str
+    value: int = 0
+    min: int | None = 0
+    max: int | None = None
+    owner: str | None = None  # participant id; None: campaign-wide
+    hidden: bool = False
+    gm_only: bool = False  # only the GM may change it
+
+
+class Track(Frozen):
+    id: str
+    name: str
+    filled: int = 0
+    total: int
+    owner: str | None = None
+    hidden: bool = False
+
+
+class Preset(Frozen):
+    """A quick roll button: `2d6` with an optional target (succeeds on target or more)."""
+
+    id: str
+    label: str
+    expression: str
+    target: int | None = None
+    owner: str | None = None
+
+
+class InitiativeEntry(Frozen):
+    participant: str
+    value: int = 0
+
+
+class Initiative(Frozen):
+    entries: tuple[InitiativeEntry, ...] = ()
+    turn: int = 0  # index into entries
+    round: int = 0  # 0 until the first turn is taken
+
+    @property
+    def current(self) -> str | None:
+        return self.entries[self.turn].participant if self.entries and self.round else None
+
+
+class Encounter(Frozen):
+    id: str
+    name: str
+    status: Literal["prepared", "active", "ended"] = "prepared"
+    participants: tuple[str, ...] = ()
+    setup: dict[str, Any] = Field(default_factory=dict)
+    notes: str = ""
+    started_seq: int | None = None
+    ended_seq: int | None = None
+
+
+class UndoEntry(Frozen):
+    """A command that may be undone: its events and how the log described it."""
+
+    batch: int
+    seqs: tuple[int, ...]
+    label: str
+    audience: str
+
+
+class CampaignState(Frozen):
+    id: str
+    name: str
+    system: str
+    dice_mode: Literal["server", "manual"] = "server"
+    settings: dict[str, Any] = Field(default_factory=dict)
+    seq: int = 0
+    seats: tuple[SeatInfo, ...] = ()
+    participants: tuple[Participant, ...] = ()
+    pools: tuple[Pool, ...] = ()
+    tracks: tuple[Track, ...] = ()
+    presets: tuple[Preset, ...] = ()
+    encounters: tuple[Encounter, ...] = ()
+    active_encounter: str | None = None
+    initiative: Initiative = Initiative()
+    prompts: tuple[Prompt, ...] = ()
+    undo_stack: tuple[UndoEntry, ...] = ()
+    ext: Any = None  # the game system's own state
+
+    # -- lookups (by id first, then by exact name, case-insensitive) --
+
+    def participant(self, ref: str | None) -> Participant:
+        return _find(self.participants, ref, "character")
+
+    def find_participant(self, ref: str | None) -> Participant | None:
+        return _find(self.participants, ref, "character", missing_ok=True)
+
+    def pool(self, ref: str | None) -> Pool:
+        return _find(self.pools, ref, "pool")
+
+    def track(self, ref: str | None) -> Track:
+        return _find(self.tracks, ref, "track")
+
+    def preset(self, ref: str | None) -> Preset:
+        return _find(self.presets, ref, "roll button")
+
+    def encounter(self, ref: str | None) -> Encounter:
+        return _find(self.encounters, ref, "encounter")
+
+    def seat(self, seat_id: str | None) -> SeatInfo | None:
+        return next((s for s in self.seats if s.id == seat_id), None)
+
+    def prompt(self, prompt_id: str) -> Prompt:
+        for prompt in self.prompts:
+            if prompt.id == prompt_id:
+                return prompt
+        raise RuleError("That choice is no longer open.")
+
+    @property
+    def active(self) -> Encounter | None:
+        if self.active_encounter is None:
+            return None
+        return next((e for e in self.encounters if e.id == self.active_encounter), None)
+
+    def viewer_for(self, seat_id: str | None, role: str) -> Viewer:
+        """The viewer of a seat: its role and the characters handed to it."""
+        owned = frozenset(p.id for p in self.participants if p.owner == seat_id) if seat_id else frozenset()
+        return Viewer(seat_id=seat_id, role=role, participants=owned if role == "player" else frozenset())
+
+    def seat_name(self, seat_id: str | None) -> str:
+        seat = self.seat(seat_id)
+        return seat.name if seat else "GM"
+
+
+T = TypeVar("T", bound=Frozen)
+
+
+def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = False) -> Any:
+    if ref:
+        for item in items:
+            if item.id == ref:  # type: ignore[attr-defined]
+                return item
+        named = [
+            i
+            for i in items
+            if getattr(i, "name", getattr(i, "label", None))
+            and str(getattr(i, "name", getattr(i, "label", ""))).casefold() == ref.casefold()
+        ]
+        if len(named) == 1:
+            return named[0]
+        if len(named) > 1:
+            raise RuleError(f"More than one {what} is called '{ref}': use its id.")
+    if missing_ok:
+        return None
+    raise RuleError(f"There is no {what} '{ref}'." if ref else f"Say which {what}.")
+
+
+def replace_item(items: tuple[T, ...], new: T) -> tuple[T, ...]:
+    """The tuple with the item of the same id replaced."""
+    return tuple(new if item.id == new.id else item for item in items)  # type: ignore[attr-defined]
+
+
+def without(items: tuple[T, ...], item_id: str) -> tuple[T, ...]:
+    return tuple(item for item in items if item.id != item_id)  # type: ignore[attr-defined]
+
+
+def new_id(state: CampaignState, prefix: str, index: int = 0) -> str:
+    """A fresh id for something a command creates: from the seq its event will get."""
+    return f"{prefix}{state.seq + 1}" + (f"-{index}" if index else "")
+
+
+def open_prompt(state: CampaignState, prompt: Prompt) -> CampaignState:
+    return state.model_copy(update={"prompts": (*(p for p in state.prompts if p.id != prompt.id), prompt)})
+
+
+def close_prompt(state: CampaignState, prompt_id: str) -> CampaignState:
+    return state.model_copy(update={"prompts": tuple(p for p in state.prompts if p.id != prompt_id)})
+
+
+def check_answer(state: CampaignState, prompt_id: str, actor: Viewer) -> Prompt:
+    """The open prompt `prompt_id`, if `actor` is its addressee (the GM answers for its own characters)."""
+    prompt = state.prompt(prompt_id)
+    if prompt.to == "gm":
+        if not actor.is_gm:
+            raise Forbidden("This choice is the GM's.")
+        return prompt
+    if prompt.to in actor.participants:
+        return prompt
+    target = state.find_participant(prompt.to)
+    if actor.is_gm and (target is None or target.owner is None):
+        return prompt
+    name = target.name if target else "another character"
+    raise Forbidden(f"This choice is for {name}'s player.")

@@ -1,0 +1,114 @@
+"""What each viewer sees of the campaign core, and how its events read in the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.campaign.state import CampaignState, Participant
+from app.rules.system import Event, Viewer
+
+
+def visible_participants(state: CampaignState, viewer: Viewer) -> list[Participant]:
+    return [p for p in state.participants if viewer.is_gm or not p.hidden]
+
+
+def participant_view(state: CampaignState, p: Participant, viewer: Viewer) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": p.id,
+        "name": p.name,
+        "kind": p.kind,
+        "owner": p.owner,
+        "owner_name": state.seat_name(p.owner) if p.owner else None,
+        "mine": p.id in viewer.participants,
+    }
+    if viewer.is_gm:
+        out["hidden"] = p.hidden
+    if viewer.is_gm or p.id in viewer.participants:
+        out["notes"] = p.notes
+    return out
+
+
+def encounter_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
+    # Prepared encounters are the GM's plans: players learn of one when it starts.
+    out = []
+    for e in state.encounters:
+        if e.status == "prepared" and not viewer.is_gm:
+            continue
+        item: dict[str, Any] = {
+            "id": e.id,
+            "name": e.name,
+            "status": e.status,
+            "started_seq": e.started_seq,
+            "ended_seq": e.ended_seq,
+        }
+        names = [state.find_participant(pid) for pid in e.participants]
+        item["participants"] = [p.name for p in names if p and (viewer.is_gm or not p.hidden)]
+        if viewer.is_gm:
+            item.update(participant_ids=list(e.participants), setup=e.setup, notes=e.notes)
+        out.append(item)
+    return out
+
+
+def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
+    seat = state.seat(viewer.seat_id)
+    seats = [s.model_dump() for s in state.seats if viewer.is_gm or not s.revoked]
+    active = state.active
+    return {
+        "campaign": {
+            "id": state.id,
+            "name": state.name,
+            "system": state.system,
+            "dice_mode": state.dice_mode,
+            "settings": state.settings,
+            "seq": state.seq,
+        },
+        "me": {
+            "seat_id": viewer.seat_id,
+            "role": viewer.role,
+            "name": seat.name if seat else None,
+            "participants": sorted(viewer.participants),
+        },
+        "seats": seats,
+        "participants": [participant_view(state, p, viewer) for p in visible_participants(state, viewer)],
+        "encounters": encounter_view(state, viewer),
+        "encounter": {"id": active.id, "name": active.name} if active else None,
+        "prompts": [p.model_dump() for p in state.prompts if p.visible_to(viewer)],
+        "undo": ({"label": state.undo_stack[-1].label} if state.undo_stack else None)
+        if viewer.is_gm
+        else None,
+    }
+
+
+def _name(event: Event) -> str:
+    return event.data.get("name") or event.data.get("participant", {}).get("name", "a character")
+
+
+_ROLE_NAMES = {"gm": "the GM", "player": "a player", "spectator": "a spectator"}
+
+DESCRIBERS = {
+    "campaign.created": lambda e: f"Campaign {e.data['name']} created.",
+    "campaign.seat_joined": lambda e: (
+        f"{e.data['seat']['name']} joined as {_ROLE_NAMES[e.data['seat']['role']]}."
+    ),
+    "campaign.seat_revoked": lambda e: f"{e.data.get('name', 'A seat')} was removed from the table.",
+    "campaign.participant_added": lambda e: (
+        f"{e.data['participant']['name']} ({'PC' if e.data['participant']['kind'] == 'pc' else 'NPC'}) joins."
+    ),
+    "campaign.participant_noted": lambda e: "Character notes updated.",
+    "campaign.participant_updated": lambda e: f"{e.data['was']} updated.",
+    "campaign.participant_removed": lambda e: f"{e.data['name']} was removed.",
+    "campaign.participant_assigned": lambda e: (
+        f"{e.data['name']} handed to {e.data['seat_name']}."
+        if e.data["seat"]
+        else f"{e.data['name']} is with the GM."
+    ),
+    "campaign.participant_hidden": lambda e: f"{e.data['name']} is hidden.",
+    "campaign.participant_revealed": lambda e: f"{_name(e)} appears!",
+    "campaign.encounter_prepared": lambda e: f"Encounter {e.data['encounter']['name']} prepared.",
+    "campaign.encounter_updated": lambda e: "Encounter changed.",
+    "campaign.encounter_started": lambda e: f"Encounter {e.data['name']} begins.",
+    "campaign.encounter_ended": lambda e: f"Encounter {e.data['name']} ends.",
+    "campaign.encounter_removed": lambda e: f"Encounter {e.data['name']} dropped.",
+    "campaign.settings_changed": lambda e: "Campaign settings changed.",
+    "campaign.undone": lambda e: f"Undone: {e.data['label']}",
+}

@@ -1,0 +1,377 @@
+"""Dice: the Roller protocol, three rollers, dice expressions and exact distributions.
+
+Every roll in Fray goes through a Roller so the rules stay pure: the server rolls with
+SecureRoller, physical-dice campaigns and tests hand faces in through ManualRoller, benchmarks
+replay with SeededRoller. Odds shown to players come from exact distributions here, never sampling.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial, prod
+from typing import Protocol
+
+from app.rules.errors import InputError
+
+MAX_DICE = 100
+MAX_SIDES = 1000
+MAX_CONSTANT = 10_000
+MAX_EXPRESSION_LENGTH = 80
+# Keep-highest/lowest odds enumerate multisets of faces; past this many the odds are refused.
+MAX_MULTISETS = 250_000
+
+Distribution = dict[int, Fraction]
+
+
+class Roller(Protocol):
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        """The faces (1..sides) of `count` physical dice."""
+        ...
+
+
+class SecureRoller:
+    """The server's dice: the operating system's secure random source."""
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return tuple(secrets.randbelow(sides) + 1 for _ in range(count))
+
+
+class SeededRoller:
+    """Repeatable dice for benchmarks and demos."""
+
+    def __init__(self, seed: int | str = 0):
+        self._random = random.Random(seed)
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return tuple(self._random.randint(1, sides) for _ in range(count))
+
+
+class ManualRoller:
+    """Faces typed in from physical dice (and the dice of tests), handed out in order.
+
+    Each face is checked against the die it stands for; `finish()` checks none is left over.
+    """
+
+    def __init__(self, faces: Iterable[int]):
+        self._faces = list(faces)
+        self._used = 0
+
+    @property
+    def used(self) -> int:
+        return self._used
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        if self._used + count > len(self._faces):
+            raise InputError(
+                f"Not enough dice: this roll needs at least {self._used + count} "
+                f"{'face' if self._used + count == 1 else 'faces'} and "
+                f"{len(self._faces)} {'was' if len(self._faces) == 1 else 'were'} entered."
+            )
+        faces = tuple(self._faces[self._used : self._used + count])
+        for face in faces:
+            if not 1 <= face <= sides:
+                raise InputError(f"{face} is not a face of a d{sides}: enter a number from 1 to {sides}.")
+        self._used += count
+        return faces
+
+    def finish(self) -> None:
+        if self._used < len(self._faces):
+            raise InputError(
+                f"You entered {len(self._faces)} dice, but this roll uses {self._used}."
+                if self._used
+                else "This action rolls no dice: leave the dice out."
+            )
+
+
+# --- single dice and distributions ----------------------------------------------------------
+
+
+def read_face(face: int, zero_high: bool) -> int:
+    """What a physical face counts as: a d5 is a d6 whose 6 reads 0."""
+    return 0 if zero_high and face == 6 else face
+
+
+def uniform(sides: int, zero_high: bool = False) -> Distribution:
+    """One die: d`sides`, or with zero_high a d6 read 1-5 with 6 as 0 (a d5)."""
+    p = Fraction(1, sides)
+    return {read_face(face, zero_high): p for face in range(1, sides + 1)}
+
+
+def combine(a: Distribution, b: Distribution, op: Callable[[int, int], int]) -> Distribution:
+    """The distribution of op(x, y) for independent x ~ a and y ~ b."""
+    out: Distribution = {}
+    for x, px in a.items():
+        for y, py in b.items():
+            v = op(x, y)
+            out[v] = out.get(v, Fraction(0)) + px * py
+    return dict(sorted(out.items()))
+
+
+def convolve(a: Distribution, b: Distribution) -> Distribution:
+    return combine(a, b, lambda x, y: x + y)
+
+
+def shift(dist: Distribution, by: int) -> Distribution:
+    return {v + by: p for v, p in dist.items()}
+
+
+def chance(dist: Distribution, predicate: Callable[[int], bool]) -> Fraction:
+    return sum((p for v, p in dist.items() if predicate(v)), Fraction(0))
+
+
+def at_least(dist: Distribution, n: int) -> Fraction:
+    return chance(dist, lambda v: v >= n)
+
+
+def at_most(dist: Distribution, n: int) -> Fraction:
+    return chance(dist, lambda v: v <= n)
+
+
+def mean(dist: Distribution) -> Fraction:
+    return sum((v * p for v, p in dist.items()), Fraction(0))
+
+
+def sum_of(count: int, sides: int, zero_high: bool = False) -> Distribution:
+    dist: Distribution = {0: Fraction(1)}
+    die = uniform(sides, zero_high)
+    for _ in range(count):
+        dist = convolve(dist, die)
+    return dist
+
+
+def keep_of(count: int, sides: int, keep: int, highest: bool, zero_high: bool = False) -> Distribution:
+    """Sum of the `keep` highest (or lowest) of `count` dice, by enumerating multisets of faces."""
+    values = sorted(uniform(sides, zero_high))
+    multisets = _multiset_count(len(values), count)
+    if multisets > MAX_MULTISETS:
+        raise InputError(f"{count}d{sides} keeping {keep} is too many dice to work out exact odds for.")
+    total = Fraction(1, len(values) ** count)
+    out: Distribution = {}
+    n_fact = factorial(count)
+    for combo in combinations_with_replacement(values, count):  # ascending order
+        ways = n_fact // prod(factorial(combo.count(v)) for v in set(combo))
+        kept = combo[-keep:] if highest else combo[:keep]
+        s = sum(kept)
+        out[s] = out.get(s, Fraction(0)) + ways * total
+    return dict(sorted(out.items()))
+
+
+def _multiset_count(kinds: int, count: int) -> int:
+    return factorial(kinds + count - 1) // (factorial(count) * factorial(kinds - 1))
+
+
+# --- expressions ----------------------------------------------------------------------------
+
+_TERM = re.compile(r"(?P<count>\d*)d(?P<sides>\d+|%)(?:(?P<keep>kh|kl|k)(?P<kept>\d+))?|(?P<const>\d+)")
+
+
+@dataclass(frozen=True)
+class DiceTerm:
+    count: int
+    sides: int  # faces of the physical die
+    sign: int = 1
+    keep: int | None = None
+    keep_highest: bool = True
+    zero_high: bool = False  # d5: a d6 whose 6 reads 0
+
+    @property
+    def notation(self) -> str:
+        label = 5 if self.zero_high else self.sides
+        keep = "" if self.keep is None else f"{'kh' if self.keep_highest else 'kl'}{self.keep}"
+        return f"{self.count}d{label}{keep}"
+
+    def distribution(self) -> Distribution:
+        if self.keep is None:
+            dist = sum_of(self.count, self.sides, self.zero_high)
+        else:
+            dist = keep_of(self.count, self.sides, self.keep, self.keep_highest, self.zero_high)
+        return dist if self.sign > 0 else {-v: p for v, p in sorted(dist.items(), reverse=True)}
+
+
+@dataclass(frozen=True)
+class Expression:
+    terms: tuple[DiceTerm, ...]
+    modifier: int
+
+    @property
+    def text(self) -> str:
+        parts: list[str] = []
+        for term in self.terms:
+            parts.append(("-" if term.sign < 0 else "+") + term.notation)
+        if self.modifier:
+            parts.append(f"{self.modifier:+d}")
+        text = "".join(parts)
+        return text[1:] if text.startswith("+") else text
+
+    @property
+    def dice_count(self) -> int:
+        return sum(t.count for t in self.terms)
+
+
+def parse(text: str) -> Expression:
+    """Read `2d6+1`, `1d20`, `4d6kh3`, `2d20kl1`, `d5`, `3d6-2`... or say clearly why not."""
+    raw = (text or "").strip().lower().replace(" ", "")
+    if not raw:
+        raise InputError("Enter a dice expression such as 2d6+1.")
+    if len(raw) > MAX_EXPRESSION_LENGTH:
+        raise InputError(f"That dice expression is too long (at most {MAX_EXPRESSION_LENGTH} characters).")
+    bad = InputError(f"'{text.strip()}' is not a dice expression: write it like 2d6+1, 1d20, 4d6kh3 or d5.")
+    terms: list[DiceTerm] = []
+    modifier = 0
+    pos = 0
+    sign = 1
+    if raw[0] in "+-":
+        sign = -1 if raw[0] == "-" else 1
+        pos = 1
+    while True:
+        match = _TERM.match(raw, pos)
+        if not match:
+            raise bad
+        if match.group("const") is not None:
+            value = int(match.group("const"))
+            if value > MAX_CONSTANT:
+                raise InputError(f"{value} is too large a number for a roll (at most {MAX_CONSTANT}).")
+            modifier += sign * value
+        else:
+            terms.append(_term(match, sign))
+        pos = match.end()
+        if pos == len(raw):
+            break
+        if raw[pos] not in "+-":
+            raise bad
+        sign = -1 if raw[pos] == "-" else 1
+        pos += 1
+    if not terms:
+        raise InputError(f"'{text.strip()}' has no dice in it: write it like 2d6+1.")
+    if sum(t.count for t in terms) > MAX_DICE:
+        raise InputError(f"That is more than {MAX_DICE} dice in one roll.")
+    return Expression(tuple(terms), modifier)
+
+
+def _term(match: re.Match[str], sign: int) -> DiceTerm:
+    count = int(match.group("count") or 1)
+    sides_text = match.group("sides")
+    sides = 100 if sides_text == "%" else int(sides_text)
+    if count == 0:
+        raise InputError("Roll at least one die: 0 dice roll nothing.")
+    if count > MAX_DICE:
+        raise InputError(f"That is more than {MAX_DICE} dice in one roll.")
+    if sides < 2:
+        raise InputError(f"A d{sides} cannot be rolled: a die needs at least 2 sides.")
+    if sides > MAX_SIDES:
+        raise InputError(f"A d{sides} has too many sides (at most {MAX_SIDES}).")
+    zero_high = sides == 5
+    keep = None
+    if match.group("keep"):
+        keep = int(match.group("kept"))
+        if not 1 <= keep <= count:
+            raise InputError(f"{count}d{sides} cannot keep {keep} dice: keep from 1 to {count}.")
+    return DiceTerm(
+        count=count,
+        sides=6 if zero_high else sides,
+        sign=sign,
+        keep=keep,
+        keep_highest=match.group("keep") != "kl",
+        zero_high=zero_high,
+    )
+
+
+@lru_cache(maxsize=512)
+def _distribution_of(text: str) -> tuple[tuple[int, Fraction], ...]:
+    expression = parse(text)
+    dist: Distribution = {expression.modifier: Fraction(1)}
+    for term in expression.terms:
+        dist = convolve(dist, term.distribution())
+    return tuple(dist.items())
+
+
+def distribution(expression: str | Expression) -> Distribution:
+    """The exact chance of every total the expression can roll."""
+    text = expression.text if isinstance(expression, Expression) else parse(expression).text
+    return dict(_distribution_of(text))
+
+
+# --- rolling --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TermRoll:
+    notation: str
+    sides: int
+    faces: tuple[int, ...]  # the physical faces, as rolled or typed
+    values: tuple[int, ...]  # what each face counts as
+    kept: tuple[bool, ...]
+    sign: int
+
+    @property
+    def subtotal(self) -> int:
+        return self.sign * sum(v for v, k in zip(self.values, self.kept, strict=True) if k)
+
+
+@dataclass(frozen=True)
+class RollResult:
+    expression: str
+    terms: tuple[TermRoll, ...]
+    modifier: int
+
+    @property
+    def total(self) -> int:
+        return sum(t.subtotal for t in self.terms) + self.modifier
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return tuple(f for t in self.terms for f in t.faces)
+
+    def as_dict(self) -> dict:
+        """The roll as written into an event: every face, what was kept, the total."""
+        return {
+            "expression": self.expression,
+            "terms": [
+                {
+                    "notation": t.notation,
+                    "sides": t.sides,
+                    "faces": list(t.faces),
+                    "values": list(t.values),
+                    "kept": list(t.kept),
+                    "sign": t.sign,
+                }
+                for t in self.terms
+            ],
+            "modifier": self.modifier,
+            "total": self.total,
+        }
+
+
+def roll(expression: str | Expression, roller: Roller) -> RollResult:
+    expr = parse(expression) if isinstance(expression, str) else expression
+    terms = []
+    for term in expr.terms:
+        faces = roller.roll(term.sides, term.count)
+        values = tuple(read_face(f, term.zero_high) for f in faces)
+        kept = [True] * len(values)
+        if term.keep is not None:
+            order = sorted(range(len(values)), key=lambda i: values[i], reverse=term.keep_highest)
+            keep_set = set(order[: term.keep])
+            kept = [i in keep_set for i in range(len(values))]
+        terms.append(TermRoll(term.notation, term.sides, faces, values, tuple(kept), term.sign))
+    return RollResult(expr.text, tuple(terms), expr.modifier)
+
+
+def roll_d5(roller: Roller, count: int = 1) -> tuple[int, ...]:
+    """`count` d5s: d6 faces with 6 read as 0."""
+    return tuple(read_face(f, True) for f in roller.roll(6, count))
+
+
+def fraction_text(p: Fraction) -> str:
+    """A chance as a person reads it: 16.7%."""
+    pct = float(p) * 100
+    if pct == 0 or pct == 100:
+        return f"{pct:.0f}%"
+    return f"{pct:.1f}%" if pct >= 0.1 else "<0.1%"

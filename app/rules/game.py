@@ -1,0 +1,210 @@
+"""A campaign's rules: the campaign core + the generic tabletop + its game system, as one decider."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.rules.campaign import commands as campaign_commands
+from app.rules.campaign import reducers as campaign_reducers
+from app.rules.campaign import view as campaign_view
+from app.rules.campaign.state import CampaignState, UndoEntry
+from app.rules.errors import Forbidden, InputError
+from app.rules.generic import SYSTEM as GENERIC
+from app.rules.system import (
+    Command,
+    CommandSpec,
+    Ctx,
+    Event,
+    NewEvent,
+    Option,
+    Reducer,
+    SystemPart,
+    Viewer,
+    can_see,
+    explain,
+    parse_command,
+    widest,
+)
+
+# Identity and bookkeeping events that "undo the last action" steps over.
+NOT_UNDOABLE = frozenset(
+    {"campaign.created", "campaign.seat_joined", "campaign.seat_revoked", "campaign.undone"}
+)
+UNDO_DEPTH = 50
+
+
+class Game:
+    def __init__(self, system: SystemPart):
+        self.system = system
+        core = SystemPart(
+            key="campaign",
+            title="Campaign",
+            commands=campaign_commands.specs(self._parse_setup, self._parse_settings),
+            reducers=campaign_reducers.REDUCERS,
+            describers=campaign_view.DESCRIBERS,
+        )
+        self.parts: tuple[SystemPart, ...] = (core, GENERIC) if system is GENERIC else (core, GENERIC, system)
+        self.commands: dict[str, CommandSpec] = {}
+        self.reducers: dict[str, tuple[Reducer, ...]] = {}
+        self.describers: dict[str, Any] = {}
+        for part in self.parts:
+            for type_, spec in part.commands.items():
+                if type_ in self.commands:
+                    raise ValueError(f"{part.key} redefines the command {type_}")
+                self.commands[type_] = spec
+            for type_, reducer in part.reducers.items():
+                self.reducers[type_] = (*self.reducers.get(type_, ()), reducer)
+            self.describers.update(part.describers)
+
+    @property
+    def key(self) -> str:
+        return self.system.key
+
+    # -- set-up ---------------------------------------------------------------------------------
+
+    def _parse_setup(self, state: CampaignState, setup: dict[str, Any]) -> dict[str, Any]:
+        return self.system.parse_setup(state, setup) if self.system.parse_setup else dict(setup)
+
+    def _parse_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        model = self.system.settings_model
+        if model is None:
+            if settings:
+                raise InputError(f"{self.system.title} has no settings to change.")
+            return {}
+        try:
+            return model.model_validate(dict(settings)).model_dump(mode="json")
+        except ValidationError as error:
+            raise InputError(explain(error, prefix="Settings: ")) from None
+
+    def default_settings(self) -> dict[str, Any]:
+        return self._parse_settings({}) if self.system.settings_model else {}
+
+    def initial_state(self, event: Event) -> CampaignState:
+        d = event.data
+        ext = self.system.initial_ext(d.get("settings") or {}) if self.system.initial_ext else None
+        return CampaignState(
+            id=d["id"],
+            name=d["name"],
+            system=d["system"],
+            dice_mode=d["dice_mode"],
+            settings=d.get("settings") or {},
+            seq=event.seq,
+            ext=ext,
+        )
+
+    # -- the decider ----------------------------------------------------------------------------
+
+    def parse(self, payload: Mapping[str, Any]) -> tuple[CommandSpec, Command]:
+        type_ = payload.get("type")
+        if not isinstance(type_, str) or not type_:
+            raise InputError("Say what to do: a command needs a type, such as generic.roll.")
+        spec = self.commands.get(type_)
+        if spec is None:
+            raise InputError(f"'{type_[:60]}' is not a command of a {self.system.title} campaign.")
+        return spec, parse_command(spec, payload)
+
+    def decide(self, state: CampaignState, command: Command, ctx: Ctx) -> list[NewEvent]:
+        spec = self.commands[command.type]
+        if ctx.actor.role == "spectator":
+            raise Forbidden("Spectators watch the table; they cannot act.")
+        if spec.gm_only and not ctx.actor.is_gm:
+            raise Forbidden(f"Only the GM can {spec.summary[0].lower()}{spec.summary[1:]}.")
+        return spec.decide(state, command, ctx)
+
+    def evolve(self, state: CampaignState | None, event: Event) -> CampaignState:
+        if event.type == "campaign.created":
+            return self.initial_state(event)
+        assert state is not None, "a campaign's log starts with campaign.created"
+        for reducer in self.reducers.get(event.type, ()):
+            state = reducer(state, event)
+        update: dict[str, Any] = {"seq": event.seq}
+        if event.type not in NOT_UNDOABLE:
+            update["undo_stack"] = self._push_undo(state.undo_stack, event)
+        return state.model_copy(update=update)
+
+    def _push_undo(self, stack: tuple[UndoEntry, ...], event: Event) -> tuple[UndoEntry, ...]:
+        if stack and stack[-1].batch == event.batch:
+            top = stack[-1]
+            merged = top.model_copy(
+                update={"seqs": (*top.seqs, event.seq), "audience": widest([top.audience, event.audience])}
+            )
+            return (*stack[:-1], merged)
+        entry = UndoEntry(
+            batch=event.batch, seqs=(event.seq,), label=self.describe(event), audience=event.audience
+        )
+        return (*stack, entry)[-UNDO_DEPTH:]
+
+    def replay(self, state: CampaignState | None, events: Iterable[Event]) -> CampaignState:
+        """Fold events onto a state, skipping the ones an undo among them took back."""
+        events = list(events)
+        undone = {seq for e in events if e.type == "campaign.undone" for seq in e.data["seqs"]}
+        for event in events:
+            if event.seq not in undone:
+                state = self.evolve(state, event)
+        assert state is not None
+        return state
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def describe(self, event: Event) -> str:
+        describer = self.describers.get(event.type)
+        try:
+            return describer(event) if describer else event.type
+        except (KeyError, TypeError, ValueError):
+            return event.type
+
+    def options(self, state: CampaignState, viewer: Viewer) -> list[Option]:
+        out: list[Option] = []
+        for part in self.parts:
+            if part.options:
+                out.extend(part.options(state, viewer))
+        return out
+
+    def view(self, state: CampaignState, viewer: Viewer) -> dict[str, Any]:
+        """Everything this viewer may see, and nothing else: templates and JSON replies read only this."""
+        out = campaign_view.view(state, viewer)
+        out["campaign"]["system_title"] = self.system.title
+        out.update(GENERIC.view(state, viewer) if GENERIC.view else {})
+        if self.system is not GENERIC and self.system.view:
+            out["system"] = self.system.view(state, viewer)
+        out["options"] = [o.model_dump(mode="json") for o in self.options(state, viewer)]
+        return out
+
+    def visible(self, events: Iterable[Event], viewer: Viewer) -> list[Event]:
+        return [e for e in events if can_see(e.audience, viewer)]
+
+    def log_entries(
+        self, state: CampaignState, events: Iterable[Event], viewer: Viewer
+    ) -> list[dict[str, Any]]:
+        """The dice log as this viewer sees it: newest first, undone entries kept and marked."""
+        events = self.visible(events, viewer)
+        undone = {seq for e in events if e.type == "campaign.undone" for seq in e.data["seqs"]}
+        entries = []
+        for e in reversed(events):
+            entries.append(
+                {
+                    "seq": e.seq,
+                    "type": e.type,
+                    "text": self.describe(e),
+                    "by": state.seat_name(e.actor) if e.actor else None,
+                    "at": e.at,
+                    "undone": e.seq in undone,
+                    "secret": e.audience != "all",
+                    "roll": e.data.get("roll") if isinstance(e.data.get("roll"), dict) else None,
+                }
+            )
+        return entries
+
+    # -- snapshots ------------------------------------------------------------------------------
+
+    def dump(self, state: CampaignState) -> dict[str, Any]:
+        return state.model_dump(mode="json")
+
+    def load(self, data: Mapping[str, Any]) -> CampaignState:
+        state = CampaignState.model_validate(data)
+        if self.system.ext_model is not None and state.ext is not None:
+            state = state.model_copy(update={"ext": self.system.ext_model.model_validate(state.ext)})
+        return state

@@ -1,0 +1,23 @@
+"""The generic tabletop every campaign has: free rolls, roll buttons, pools, tracks, initiative.
+
+A campaign created with `"system": "generic"` has only these (and the campaign core).
+"""
+
+from app.rules.generic.commands import COMMANDS
+from app.rules.generic.demo import DEMO
+from app.rules.generic.reducers import REDUCERS
+from app.rules.generic.view import DESCRIBERS, options, view
+from app.rules.system import SystemPart
+
+SYSTEM = SystemPart(
+    key="generic",
+    title="Generic tabletop",
+    summary="Free dice rolls, custom pools and tracks, an initiative order: any game, no rules enforced.",
+    commands=COMMANDS,
+    reducers=REDUCERS,
+    describers=DESCRIBERS,
+    options=options,
+    view=view,
+    docs="rules/generic.md",
+    demo=DEMO,
+)

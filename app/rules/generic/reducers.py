@@ -1,0 +1,89 @@
+"""Reducers for `generic.*` events."""
+
+from __future__ import annotations
+
+from app.rules.campaign.state import (
+    CampaignState,
+    Initiative,
+    InitiativeEntry,
+    Pool,
+    Preset,
+    Track,
+    replace_item,
+    without,
+)
+from app.rules.system import Event
+
+
+def preset_created(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"presets": (*state.presets, Preset.model_validate(event.data["preset"]))})
+
+
+def preset_removed(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"presets": without(state.presets, event.data["preset"])})
+
+
+def pool_created(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"pools": (*state.pools, Pool.model_validate(event.data["pool"]))})
+
+
+def pool_changed(state: CampaignState, event: Event) -> CampaignState:
+    pool = state.pool(event.data["pool"]).model_copy(update={"value": event.data["to"]})
+    return state.model_copy(update={"pools": replace_item(state.pools, pool)})
+
+
+def pool_removed(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"pools": without(state.pools, event.data["pool"])})
+
+
+def track_created(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"tracks": (*state.tracks, Track.model_validate(event.data["track"]))})
+
+
+def track_changed(state: CampaignState, event: Event) -> CampaignState:
+    track = state.track(event.data["track"]).model_copy(update={"filled": event.data["to"]})
+    return state.model_copy(update={"tracks": replace_item(state.tracks, track)})
+
+
+def track_removed(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"tracks": without(state.tracks, event.data["track"])})
+
+
+def initiative_set(state: CampaignState, event: Event) -> CampaignState:
+    entries = tuple(InitiativeEntry.model_validate(e) for e in event.data["entries"])
+    old = state.initiative
+    # Keep whose turn it is when the order changes mid-round.
+    current = old.current
+    turn = next((i for i, e in enumerate(entries) if e.participant == current), 0)
+    return state.model_copy(update={"initiative": Initiative(entries=entries, turn=turn, round=old.round)})
+
+
+def turn_advanced(state: CampaignState, event: Event) -> CampaignState:
+    init = state.initiative.model_copy(update={"turn": event.data["turn"], "round": event.data["round"]})
+    return state.model_copy(update={"initiative": init})
+
+
+def initiative_cleared(state: CampaignState, event: Event) -> CampaignState:
+    return state.model_copy(update={"initiative": Initiative()})
+
+
+def no_change(state: CampaignState, event: Event) -> CampaignState:
+    return state
+
+
+REDUCERS = {
+    "generic.rolled": no_change,
+    "generic.initiative_rolled": no_change,
+    "generic.turn_noted": no_change,
+    "generic.preset_created": preset_created,
+    "generic.preset_removed": preset_removed,
+    "generic.pool_created": pool_created,
+    "generic.pool_changed": pool_changed,
+    "generic.pool_removed": pool_removed,
+    "generic.track_created": track_created,
+    "generic.track_changed": track_changed,
+    "generic.track_removed": track_removed,
+    "generic.initiative_set": initiative_set,
+    "generic.turn_advanced": turn_advanced,
+    "generic.initiative_cleared": initiative_cleared,
+}

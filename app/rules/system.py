@@ -1,0 +1,315 @@
+"""The game-system contract: each system is a pure decider over frozen campaign state.
+
+A campaign's rules are layers (`SystemPart`): the campaign core, the generic tabletop every
+campaign has, and the game system on top. Each layer contributes command specs (parse + decide),
+reducers keyed by event type, describers for the log, options with exact odds and a view.
+`app.rules.game.Game` composes them; nothing outside `rules/<key>/` knows a system's details.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from app.rules.dice import Roller, fraction_text
+from app.rules.errors import InputError, RuleError
+
+if TYPE_CHECKING:
+    from app.rules.campaign.state import CampaignState
+
+__all__ = [
+    "Band",
+    "Command",
+    "CommandSpec",
+    "Ctx",
+    "DemoScript",
+    "Event",
+    "Frozen",
+    "InputError",
+    "NewEvent",
+    "Option",
+    "Prompt",
+    "PromptChoice",
+    "RuleError",
+    "SystemPart",
+    "Viewer",
+]
+
+Role = Literal["gm", "player", "spectator"]
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Viewer(Frozen):
+    """Who is looking: a seat's role and the participants it controls."""
+
+    seat_id: str | None = None
+    role: Role = "spectator"
+    participants: frozenset[str] = frozenset()
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    @property
+    def key(self) -> str:
+        """Viewers with the same key see exactly the same thing (render once per key)."""
+        return f"{self.role}:{','.join(sorted(self.participants))}"
+
+    def controls(self, participant_id: str | None) -> bool:
+        return self.is_gm or (participant_id is not None and participant_id in self.participants)
+
+
+PUBLIC = Viewer(role="spectator")
+GM = Viewer(role="gm")
+
+# --- audiences: who may see an event ---------------------------------------------------------
+# "all", "gm", or "p:<id>,<id>" (those participants' seats, and the GM).
+
+
+def audience_of(*participant_ids: str) -> str:
+    return "p:" + ",".join(sorted(participant_ids))
+
+
+def can_see(audience: str, viewer: Viewer) -> bool:
+    if audience == "all" or viewer.is_gm:
+        return True
+    if audience.startswith("p:"):
+        return bool(viewer.participants.intersection(audience[2:].split(",")))
+    return False
+
+
+def widest(audiences: list[str]) -> str:
+    """The audience of a group of events: everyone if any event is public."""
+    if "all" in audiences:
+        return "all"
+    ids = {pid for a in audiences if a.startswith("p:") for pid in a[2:].split(",")}
+    return audience_of(*ids) if ids else "gm"
+
+
+class NewEvent(Frozen):
+    """An event as a decider produces it; the store gives it a seq, actor and time."""
+
+    type: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    audience: str = "all"
+    encounter: str | None = None  # defaults to the active encounter
+
+
+class Event(Frozen):
+    """An event as stored: what reducers fold and what the log shows."""
+
+    seq: int
+    type: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    audience: str = "all"
+    actor: str | None = None
+    encounter: str | None = None
+    batch: int = 0  # seq of the first event of the command that made it
+    at: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        return self.model_dump(exclude={"audience"})
+
+
+class Command(BaseModel):
+    """Base of every command; subclasses add their fields. Unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+    type: str
+    command_id: str | None = Field(default=None, max_length=64)
+    dice: tuple[int, ...] | None = Field(default=None, max_length=200)
+
+    @field_validator("dice", mode="before")
+    @classmethod
+    def _dice_from_text(cls, value: Any) -> Any:
+        # HTML forms send "3 5" or "3,5".
+        if isinstance(value, str):
+            parts = value.replace(",", " ").split()
+            return tuple(parts) if parts else None
+        return value
+
+    @field_validator("command_id", mode="before")
+    @classmethod
+    def _blank_id(cls, value: Any) -> Any:
+        return value or None
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """What a decider gets besides state and command: the dice and who is acting."""
+
+    roller: Roller
+    actor: Viewer
+
+
+Decide = Callable[["CampaignState", Any, Ctx], list[NewEvent]]
+Reducer = Callable[["CampaignState", Event], "CampaignState"]
+Describer = Callable[[Event], str]
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    type: str
+    model: type[Command]
+    decide: Decide
+    summary: str = ""
+    gm_only: bool = False
+    rolls: bool = False  # may take `dice` in a manual-dice campaign
+
+
+class Band(Frozen):
+    """One outcome band of a roll and its exact chance."""
+
+    label: str
+    exact: str  # "1/6"
+    percent: str  # "16.7%"
+
+    @classmethod
+    def of(cls, label: str, chance: Fraction) -> Band:
+        return cls(
+            label=label, exact=f"{chance.numerator}/{chance.denominator}", percent=fraction_text(chance)
+        )
+
+    @property
+    def chance(self) -> Fraction:
+        return Fraction(self.exact)
+
+
+class Option(Frozen):
+    """Something a viewer may do now, ready to send, with its odds or the reason it is not offered."""
+
+    id: str
+    label: str
+    command: dict[str, Any]
+    participant: str | None = None
+    odds: tuple[Band, ...] = ()
+    enabled: bool = True
+    reason: str | None = None
+    group: str = ""
+    hint: str = ""
+    rolls: bool = False  # takes typed dice in a manual-dice campaign
+
+
+class PromptChoice(Frozen):
+    key: str
+    label: str
+    hint: str = ""
+
+
+class Prompt(Frozen):
+    """A pending choice the rules leave to someone; the answer is a command naming it."""
+
+    id: str
+    to: str  # "gm" or a participant id
+    kind: str
+    text: str
+    answer: str  # the command type that answers it
+    choices: tuple[PromptChoice, ...] = ()
+    data: dict[str, Any] = Field(default_factory=dict)
+
+    def visible_to(self, viewer: Viewer) -> bool:
+        return viewer.is_gm or self.to in viewer.participants
+
+
+@dataclass(frozen=True)
+class DemoScript:
+    """A ready table for `fray demo`: player seats to create, then the GM's commands in order.
+
+    In a command, "@Name" stands for the seat id of the player called Name.
+    """
+
+    name: str
+    players: tuple[str, ...] = ()
+    commands: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass
+class SystemPart:
+    """One layer of a campaign's rules. Built-in and outside systems plug in the same way."""
+
+    key: str
+    title: str
+    summary: str = ""
+    commands: Mapping[str, CommandSpec] = field(default_factory=dict)
+    reducers: Mapping[str, Reducer] = field(default_factory=dict)
+    describers: Mapping[str, Describer] = field(default_factory=dict)
+    ext_model: type[BaseModel] | None = None  # the system's own state, for snapshots
+    settings_model: type[BaseModel] | None = None  # rulings a GM may change, defaults as the catalogue says
+    initial_ext: Callable[[dict[str, Any]], Any] | None = None  # from the campaign's settings
+    parse_setup: Callable[[CampaignState, dict[str, Any]], dict[str, Any]] | None = None  # encounter set-up
+    options: Callable[[CampaignState, Viewer], list[Option]] | None = None
+    view: Callable[[CampaignState, Viewer], dict[str, Any]] | None = None
+    docs: str = ""  # path of the GM's rules page, relative to docs/
+    demo: DemoScript | None = None
+
+
+# --- validation errors as sentences ----------------------------------------------------------
+
+_MESSAGES = {
+    "missing": "is required",
+    "extra_forbidden": "is not something this command takes",
+    "int_parsing": "must be a whole number",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "bool_parsing": "must be yes or no",
+    "bool_type": "must be yes or no",
+    "string_type": "must be text",
+    "list_type": "must be a list",
+    "tuple_type": "must be a list",
+    "dict_type": "must be an object",
+    "model_type": "must be an object",
+}
+
+
+def explain(error: ValidationError, prefix: str = "") -> str:
+    """A pydantic error as one sentence a person can act on."""
+    return explain_errors(error.errors(), prefix)
+
+
+def explain_errors(errors: list[Any], prefix: str = "") -> str:
+    parts = []
+    for item in errors[:3]:
+        where = ".".join(str(p) for p in item["loc"] if p not in ("body", "query", "path")) or "the input"
+        kind = item["type"]
+        ctx = item.get("ctx") or {}
+        if kind in _MESSAGES:
+            text = _MESSAGES[kind]
+        elif kind in ("string_too_long", "too_long"):
+            text = f"is too long (at most {ctx.get('max_length')})"
+        elif kind in ("string_too_short", "too_short"):
+            text = (
+                "cannot be empty"
+                if ctx.get("min_length") == 1
+                else f"is too short (at least {ctx.get('min_length')})"
+            )
+        elif kind == "greater_than_equal":
+            text = f"must be at least {ctx.get('ge')}"
+        elif kind == "less_than_equal":
+            text = f"must be at most {ctx.get('le')}"
+        elif kind == "greater_than":
+            text = f"must be more than {ctx.get('gt')}"
+        elif kind == "literal_error":
+            text = f"must be one of {ctx.get('expected')}"
+        elif kind == "value_error":
+            text = str(ctx.get("error") or item["msg"])
+        else:
+            msg = str(item.get("msg") or "is not valid")
+            text = msg[0].lower() + msg[1:]
+        parts.append(f"{where} {text}")
+    sentence = "; ".join(parts)
+    return f"{prefix}{sentence[0].upper()}{sentence[1:]}." if sentence else f"{prefix}Invalid input."
+
+
+def parse_command(spec: CommandSpec, payload: Mapping[str, Any]) -> Command:
+    try:
+        return spec.model.model_validate(dict(payload))
+    except ValidationError as error:
+        raise InputError(explain(error, prefix=f"{spec.type}: ")) from None

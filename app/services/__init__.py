@@ -1,0 +1,1 @@
+"""Services: authorize → load state → decide → append → publish. The only layer that writes."""

@@ -1,0 +1,205 @@
+"""Creating campaigns and managing seats: join by invite, watch by spectator link, revoke, rotate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from anyio import to_thread
+from sqlalchemy import select, update
+
+from app.rules import registry
+from app.rules.errors import Forbidden, InputError, RuleError
+from app.rules.system import NewEvent
+from app.services import commands
+from app.services.auth import SeatAuth, hash_token, new_code, new_id, new_token, same
+from app.services.context import Fray
+from app.store import log, projections
+from app.store.models import Campaign, Seat
+from app.store.states import CampaignMissing
+
+NAME_MAX = 40
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    campaign_id: str
+    seat_id: str
+    token: str
+    role: str
+    seq: int = 0  # the seq of the seat's join event
+
+
+@dataclass(frozen=True)
+class NewCampaign:
+    id: str
+    gm: NewSeat
+    invite_code: str
+    spectator_code: str
+
+
+def clean_name(
+    name: str | None, what: str = "Your name", default: str | None = None, limit: int = NAME_MAX
+) -> str:
+    text = " ".join((name or "").split())
+    if not text and default:
+        return default
+    if not text:
+        raise InputError(f"{what} cannot be empty.")
+    if len(text) > limit:
+        raise InputError(f"{what} is too long: {limit} characters at most.")
+    return text
+
+
+def check_admin(fray: Fray, password: str | None) -> None:
+    expected = fray.settings.admin_password
+    if expected and not same(password or "", expected):
+        raise Forbidden("Creating a campaign on this server needs the admin password.")
+
+
+def create(
+    fray: Fray,
+    name: str,
+    system: str,
+    dice: str = "server",
+    gm_name: str | None = None,
+    admin_password: str | None = None,
+) -> NewCampaign:
+    check_admin(fray, admin_password)
+    name = clean_name(name, "The campaign's name", limit=60)
+    game = registry.game(system)
+    if dice not in ("server", "manual"):
+        raise InputError("Dice are rolled on the 'server' or typed in from physical dice ('manual').")
+    cid, seat_id, token = new_id(5), new_id(), new_token()
+    invite, spectator = new_code(), new_code()
+    gm_name = clean_name(gm_name, "The GM's name", default="GM")
+    with fray.db.write() as session:
+        session.add(
+            Campaign(id=cid, name=name, system=game.key, invite_code=invite, spectator_code=spectator)
+        )
+        session.add(Seat(id=seat_id, campaign_id=cid, role="gm", name=gm_name, token_hash=hash_token(token)))
+        session.flush()
+        created = [
+            NewEvent(
+                type="campaign.created",
+                data={
+                    "id": cid,
+                    "name": name,
+                    "system": game.key,
+                    "dice_mode": dice,
+                    "settings": game.default_settings(),
+                },
+            ),
+            NewEvent(
+                type="campaign.seat_joined", data={"seat": {"id": seat_id, "name": gm_name, "role": "gm"}}
+            ),
+        ]
+        events = log.append(session, cid, 0, created, seat_id, None)
+        state = game.replay(None, events)
+        projections.sync(session, None, state)
+    fray.states.put(state)
+    return NewCampaign(cid, NewSeat(cid, seat_id, token, "gm"), invite, spectator)
+
+
+def _campaign(session, campaign_id: str) -> Campaign:
+    campaign = session.get(Campaign, campaign_id)
+    if campaign is None:
+        raise CampaignMissing("There is no such campaign.")
+    return campaign
+
+
+def join(fray: Fray, campaign_id: str, code: str, name: str | None, role: str = "player") -> NewSeat:
+    """Take a seat with an invite (player) or spectator code; the join is an event everyone sees."""
+    default = "Table" if role == "spectator" else None
+    name = clean_name(name, default=default)
+    seat_id, token = new_id(), new_token()
+    return commands.retrying(lambda: _join(fray, campaign_id, code, name, role, seat_id, token))
+
+
+def _join(fray: Fray, campaign_id: str, code: str, name: str, role: str, seat_id: str, token: str) -> NewSeat:
+    with fray.db.write() as session:
+        campaign = _campaign(session, campaign_id)
+        expected = campaign.invite_code if role == "player" else campaign.spectator_code
+        if not same(code or "", expected):
+            raise Forbidden("That invite link is not valid any more: ask the GM for a fresh one.")
+        game = registry.game(campaign.system)
+        state = fray.states.current(session, game, campaign_id)
+        if role == "player" and any(
+            s.name.casefold() == name.casefold() and not s.revoked and s.role != "spectator"
+            for s in state.seats
+        ):
+            raise RuleError(f"Someone at this table is already called {name}: pick another name.")
+        session.add(
+            Seat(id=seat_id, campaign_id=campaign_id, role=role, name=name, token_hash=hash_token(token))
+        )
+        session.flush()
+        joined = NewEvent(
+            type="campaign.seat_joined", data={"seat": {"id": seat_id, "name": name, "role": role}}
+        )
+        _, new_state = commands.append(fray, session, game, state, [joined], seat_id)
+    fray.states.put(new_state)
+    return NewSeat(campaign_id, seat_id, token, role, new_state.seq)
+
+
+def revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
+    if not gm.is_gm:
+        raise Forbidden("Only the GM can remove a seat.")
+    if seat_id == gm.seat_id:
+        raise RuleError("You cannot remove your own GM seat.")
+    return commands.retrying(lambda: _revoke(fray, gm, seat_id))
+
+
+def _revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
+    game = registry.game(gm.system)
+    with fray.db.write() as session:
+        seat = session.get(Seat, seat_id)
+        if seat is None or seat.campaign_id != gm.campaign_id:
+            raise RuleError("There is no such seat at this table.")
+        if seat.revoked_at is not None:
+            raise RuleError(f"{seat.name} was already removed.")
+        session.execute(update(Seat).where(Seat.id == seat_id).values(revoked_at=datetime.now(UTC)))
+        state = fray.states.current(session, game, gm.campaign_id)
+        revoked = NewEvent(type="campaign.seat_revoked", data={"seat": seat_id, "name": seat.name})
+        events, new_state = commands.append(fray, session, game, state, [revoked], gm.seat_id)
+    fray.states.put(new_state)
+    return events[-1].seq
+
+
+def rotate(fray: Fray, gm: SeatAuth, which: str = "invite") -> str:
+    """A fresh invite (or spectator) code; links with the old one stop working."""
+    if not gm.is_gm:
+        raise Forbidden("Only the GM can change the invite link.")
+    code = new_code()
+    column = Campaign.invite_code if which == "invite" else Campaign.spectator_code
+    with fray.db.write() as session:
+        session.execute(update(Campaign).where(Campaign.id == gm.campaign_id).values({column: code}))
+    return code
+
+
+def codes(fray: Fray, gm: SeatAuth) -> tuple[str, str]:
+    if not gm.is_gm:
+        raise Forbidden("Only the GM sees the invite links.")
+    with fray.db.read() as session:
+        row = session.execute(
+            select(Campaign.invite_code, Campaign.spectator_code).where(Campaign.id == gm.campaign_id)
+        ).one()
+    return row.invite_code, row.spectator_code
+
+
+def exists(fray: Fray, campaign_id: str) -> bool:
+    with fray.db.read() as session:
+        return session.get(Campaign, campaign_id) is not None
+
+
+async def join_async(
+    fray: Fray, campaign_id: str, code: str, name: str | None, role: str = "player"
+) -> NewSeat:
+    seat = await to_thread.run_sync(join, fray, campaign_id, code, name, role)
+    await fray.broker.publish(campaign_id, seat.seq)
+    return seat
+
+
+async def revoke_async(fray: Fray, gm: SeatAuth, seat_id: str) -> None:
+    seq = await to_thread.run_sync(revoke, fray, gm, seat_id)
+    await fray.broker.publish(gm.campaign_id, seq)
+    # Sockets of the revoked seat are closed by the hub when it sees the revocation.

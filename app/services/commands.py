@@ -1,0 +1,127 @@
+"""Running a command: authorize → load state → decide → append → publish.
+
+Concurrency is the log's UNIQUE(campaign_id, seq): on SQLite the write transaction starts with
+BEGIN IMMEDIATE so writers queue; on PostgreSQL two writers may decide at once, one insert fails and
+the loser reloads the state and decides again (where it usually gets a clear refusal instead).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from anyio import to_thread
+
+from app.rules import registry
+from app.rules.campaign.state import CampaignState
+from app.rules.dice import ManualRoller, Roller
+from app.rules.errors import InputError, RuleError
+from app.rules.game import Game
+from app.rules.system import Command, CommandSpec, Ctx, Event, NewEvent
+from app.services.auth import SeatAuth
+from app.services.context import Fray
+from app.store import log, projections, snapshots
+from app.store.log import SeqTaken
+
+ATTEMPTS = 10
+
+
+class Busy(RuleError):
+    status = 503
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    seq: int
+    events: list[Event]
+    state: CampaignState
+    game: Game
+    repeated: bool = False  # the same command_id came again: this is the first result
+
+
+def _roller(fray: Fray, state: CampaignState, spec: CommandSpec, command: Command) -> Roller:
+    if state.dice_mode == "manual" and spec.rolls:
+        return ManualRoller(command.dice or ())
+    if command.dice is not None:
+        if not spec.rolls:
+            raise InputError("This action rolls no dice: leave the dice out.")
+        raise InputError(
+            "This campaign rolls its dice on the server: leave the dice out, "
+            "or let the GM switch the campaign to physical dice."
+        )
+    return fray.roller()
+
+
+T = TypeVar("T")
+
+
+def retrying(attempt: Callable[[], T]) -> T:
+    """Run a write; when another writer took the seq first, reload and decide again."""
+    for _ in range(ATTEMPTS):
+        try:
+            return attempt()
+        except SeqTaken:
+            continue
+    raise Busy("The table is very busy right now; try again in a moment.")
+
+
+def execute(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandResult:
+    """Run one command for a seat (blocking: call it in a worker thread, or use `run`)."""
+    game = registry.game(seat.system)
+    spec, command = game.parse(payload)
+    return retrying(lambda: _attempt(fray, game, seat, spec, command))
+
+
+def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command: Command) -> CommandResult:
+    cid = seat.campaign_id
+    with fray.db.write() as session:
+        state = fray.states.current(session, game, cid)
+        if command.command_id:
+            found = log.batch_of(session, cid, command.command_id)
+            if found is not None:
+                actor, events = found
+                if actor != seat.seat_id:
+                    raise RuleError("That command_id was already used by another seat: choose a fresh one.")
+                return CommandResult(events[-1].seq, events, state, game, repeated=True)
+        actor = state.viewer_for(seat.seat_id, seat.role)
+        roller = _roller(fray, state, spec, command)
+        new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
+        if isinstance(roller, ManualRoller):
+            roller.finish()
+        events, new_state = append(fray, session, game, state, new_events, seat.seat_id, command.command_id)
+    fray.states.put(new_state)
+    return CommandResult(new_state.seq, events, new_state, game)
+
+
+def append(
+    fray: Fray,
+    session: Any,
+    game: Game,
+    state: CampaignState,
+    new_events: list[NewEvent],
+    actor: str | None,
+    command_id: str | None = None,
+) -> tuple[list[Event], CampaignState]:
+    """Append events in the open write transaction and fold them; keeps snapshots and projections in step."""
+    if not new_events:
+        raise RuleError("Nothing to do.")
+    events = log.append(session, state.id, state.seq, new_events, actor, state.active_encounter, command_id)
+    undone = [seq for e in events if e.type == "campaign.undone" for seq in e.data["seqs"]]
+    if undone:
+        snapshots.drop_from(session, state.id, min(undone))
+        new_state = fray.states.rebuild(session, game, state.id)
+        projections.rebuild(session, new_state)
+    else:
+        new_state = game.replay(state, events)
+        projections.sync(session, state, new_state)
+        fray.states.maybe_snapshot(session, game, state, new_state)
+    return events, new_state
+
+
+async def run(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandResult:
+    """Run a command off the event loop, then tell every process's sockets about it."""
+    result = await to_thread.run_sync(execute, fray, seat, payload)
+    if not result.repeated:
+        await fray.broker.publish(seat.campaign_id, result.seq)
+    return result

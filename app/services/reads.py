@@ -1,0 +1,108 @@
+"""Reading a campaign as one seat sees it: views, events, the log, replays of past encounters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.realtime import render
+from app.rules import registry
+from app.rules.campaign.state import CampaignState
+from app.rules.errors import Forbidden, RuleError
+from app.rules.game import Game
+from app.rules.system import Event, Viewer
+from app.services.auth import SeatAuth
+from app.services.commands import CommandResult
+from app.services.context import Fray
+from app.store import log
+
+
+def current(fray: Fray, seat: SeatAuth) -> tuple[Game, CampaignState]:
+    game = registry.game(seat.system)
+    with fray.db.read() as session:
+        return game, fray.states.current(session, game, seat.campaign_id)
+
+
+def viewer_of(
+    state: CampaignState, seat: SeatAuth, page: str | None = None, preview: str | None = None
+) -> Viewer:
+    """The viewer a page shows: the table view is public; the GM may preview a player's seat."""
+    if page == "table":
+        return Viewer(role="spectator")
+    if preview:
+        if not seat.is_gm:
+            raise Forbidden("Only the GM can see the table as another player.")
+        target = state.seat(preview)
+        if target is None or target.role != "player":
+            raise RuleError("There is no such player seat to view as.")
+        return state.viewer_for(preview, "player")
+    return state.viewer_for(seat.seat_id, seat.role)
+
+
+def view_for(fray: Fray, seat: SeatAuth) -> dict[str, Any]:
+    game, state = current(fray, seat)
+    return game.view(state, viewer_of(state, seat))
+
+
+def reply_for(fray: Fray, seat: SeatAuth, result: CommandResult) -> dict[str, Any]:
+    """A command's reply: its seq, the events the caller may see, and the caller's view after it."""
+    game, state = result.game, result.state
+    if result.repeated:
+        game, state = current(fray, seat)
+    viewer = viewer_of(state, seat)
+    return {
+        "seq": result.seq,
+        "events": [e.public() for e in game.visible(result.events, viewer)],
+        "view": game.view(state, viewer),
+    }
+
+
+def events_for(fray: Fray, seat: SeatAuth, after: int, limit: int) -> dict[str, Any]:
+    game, state = current(fray, seat)
+    with fray.db.read() as session:
+        events = log.after(session, seat.campaign_id, after, limit=limit)
+    viewer = viewer_of(state, seat)
+    last = events[-1].seq if len(events) == limit else state.seq
+    return {"seq": last, "events": [e.public() for e in game.visible(events, viewer)]}
+
+
+def page_context(
+    fray: Fray, seat: SeatAuth, page: str, preview: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    game = registry.game(seat.system)
+    with fray.db.read() as session:
+        state = fray.states.current(session, game, seat.campaign_id)
+        recent = log.recent(session, seat.campaign_id, fray.settings.log_page)
+    viewer = viewer_of(state, seat, page, preview)
+    return render.page_context(game, state, viewer, recent, page, preview=preview, seat=seat, **extra)
+
+
+def replay_for(
+    fray: Fray, seat: SeatAuth, encounter_id: str, seq: int | None, page: str | None = None
+) -> dict[str, Any]:
+    """A past (or running) encounter: its log, and the table as it stood at `seq`."""
+    game = registry.game(seat.system)
+    with fray.db.read() as session:
+        now = fray.states.current(session, game, seat.campaign_id)
+        encounter = now.encounter(encounter_id)
+        if encounter.status == "prepared":
+            raise RuleError(f"{encounter.name} has not been played yet.")
+        events = log.of_encounter(session, seat.campaign_id, encounter.id)
+        first, last = events[0].seq, events[-1].seq
+        at = last if seq is None else max(first, min(seq, last))
+        state = fray.states.rebuild(session, game, seat.campaign_id, upto=at)
+        recent = log.after(session, seat.campaign_id, first - 1, upto=at)
+    viewer = viewer_of(state, seat, page)
+    visible = game.visible(events, viewer)
+    steps = [e.seq for e in visible]
+    return {
+        "encounter": {"id": encounter.id, "name": encounter.name, "status": encounter.status},
+        "seq": at,
+        "steps": steps,
+        "events": [{"seq": e.seq, "text": game.describe(e), "type": e.type} for e in visible],
+        "view": game.view(state, viewer),
+        "log": game.log_entries(state, [e for e in recent if e.seq <= at], viewer),
+    }
+
+
+def visible_events(game: Game, events: list[Event], viewer: Viewer) -> list[dict[str, Any]]:
+    return [e.public() for e in game.visible(events, viewer)]

@@ -1,0 +1,30 @@
+"""Settings from the environment (FRAY_*), with defaults that work on a fresh machine."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="FRAY_", extra="ignore")
+
+    database_url: str = "sqlite:///./fray.db"
+    broker_url: str = "memory://"
+    # When set, creating a campaign asks for it (for a server on the open internet).
+    admin_password: str | None = None
+    # The address players reach this server at, for invite links and QR codes (behind a proxy, say).
+    public_url: str | None = None
+    # Cookies only over HTTPS; turn on behind a TLS proxy.
+    secure_cookies: bool = False
+    snapshot_every: int = Field(default=100, ge=1)
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    max_ws_message_bytes: int = Field(default=16 * 1024, ge=256)
+    log_page: int = Field(default=40, ge=5, le=500)  # log entries a page shows
+
+
+@cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,125 @@
+"""The append-only event log: one dense seq per campaign, UNIQUE(campaign_id, seq)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import func, insert, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.rules.system import Event, NewEvent
+from app.store.models import EventRow, utcnow
+
+T = EventRow.__table__  # Core statements: the log is hot, the ORM adds nothing here.
+
+
+class SeqTaken(Exception):
+    """Another writer appended first: reload, decide again."""
+
+
+def _event(row) -> Event:
+    at: datetime | None = row.at
+    return Event(
+        seq=row.seq,
+        type=row.type,
+        data=row.data,
+        audience=row.audience,
+        actor=row.actor,
+        encounter=row.encounter_id,
+        batch=row.batch,
+        at=at.isoformat() if at else None,
+    )
+
+
+_COLUMNS = (T.c.seq, T.c.type, T.c.data, T.c.audience, T.c.actor, T.c.encounter_id, T.c.batch, T.c.at)
+
+
+def last_seq(session: Session, campaign_id: str) -> int:
+    return session.execute(select(func.max(T.c.seq)).where(T.c.campaign_id == campaign_id)).scalar() or 0
+
+
+def append(
+    session: Session,
+    campaign_id: str,
+    after_seq: int,
+    events: Sequence[NewEvent],
+    actor: str | None,
+    encounter: str | None,
+    command_id: str | None = None,
+) -> list[Event]:
+    """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first."""
+    at = utcnow()
+    first = after_seq + 1
+    rows = [
+        {
+            "campaign_id": campaign_id,
+            "seq": first + i,
+            "type": e.type,
+            "data": e.data,
+            "audience": e.audience,
+            "actor": actor,
+            "encounter_id": e.encounter or encounter,
+            "batch": first,
+            "command_id": command_id if i == 0 else None,
+            "at": at,
+        }
+        for i, e in enumerate(events)
+    ]
+    try:
+        with session.begin_nested():
+            session.execute(insert(T), rows)
+    except IntegrityError as error:
+        raise SeqTaken(str(error.orig)) from None
+    return [
+        Event(
+            seq=r["seq"],
+            type=r["type"],
+            data=r["data"],
+            audience=r["audience"],
+            actor=actor,
+            encounter=r["encounter_id"],
+            batch=first,
+            at=at.isoformat(),
+        )
+        for r in rows
+    ]
+
+
+def after(
+    session: Session, campaign_id: str, seq: int, upto: int | None = None, limit: int | None = None
+) -> list[Event]:
+    query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.seq > seq)
+    if upto is not None:
+        query = query.where(T.c.seq <= upto)
+    query = query.order_by(T.c.seq)
+    if limit is not None:
+        query = query.limit(limit)
+    return [_event(row) for row in session.execute(query)]
+
+
+def recent(session: Session, campaign_id: str, limit: int, encounter: str | None = None) -> list[Event]:
+    query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id)
+    if encounter is not None:
+        query = query.where(T.c.encounter_id == encounter)
+    rows = session.execute(query.order_by(T.c.seq.desc()).limit(limit)).all()
+    return [_event(row) for row in reversed(rows)]
+
+
+def of_encounter(session: Session, campaign_id: str, encounter: str) -> list[Event]:
+    query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.encounter_id == encounter)
+    return [_event(row) for row in session.execute(query.order_by(T.c.seq))]
+
+
+def batch_of(session: Session, campaign_id: str, command_id: str) -> tuple[str | None, list[Event]] | None:
+    """The events a command made, found by its command_id, with the seat that sent it."""
+    first = session.execute(
+        select(T.c.batch, T.c.actor).where(T.c.campaign_id == campaign_id, T.c.command_id == command_id)
+    ).first()
+    if first is None:
+        return None
+    query = (
+        select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.batch == first.batch).order_by(T.c.seq)
+    )
+    return first.actor, [_event(row) for row in session.execute(query)]

@@ -1,0 +1,83 @@
+"""Current state per campaign: the newest snapshot plus the events after it, cached per process.
+
+Folded states are frozen, so one cached object is shared by every request and socket in the process.
+Another process's writes are picked up by folding the few events this one has not seen.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from app.rules.campaign.state import CampaignState
+from app.rules.errors import RuleError
+from app.rules.game import Game
+from app.store import log, snapshots
+
+# Bump when a state model changes shape: older snapshots are then ignored and the log re-folded.
+STATE_VERSION = "1"
+
+
+class CampaignMissing(RuleError):
+    status = 404
+
+
+class StateCache:
+    def __init__(self, snapshot_every: int = 100):
+        self.snapshot_every = snapshot_every
+        self._states: dict[str, CampaignState] = {}
+        self._lock = threading.Lock()
+
+    def get(self, campaign_id: str) -> CampaignState | None:
+        return self._states.get(campaign_id)
+
+    def put(self, state: CampaignState) -> None:
+        with self._lock:
+            cached = self._states.get(state.id)
+            if cached is None or cached.seq <= state.seq:
+                self._states[state.id] = state
+
+    def forget(self, campaign_id: str) -> None:
+        with self._lock:
+            self._states.pop(campaign_id, None)
+
+    def current(self, session: Session, game: Game, campaign_id: str) -> CampaignState:
+        last = log.last_seq(session, campaign_id)
+        cached = self._states.get(campaign_id)
+        if cached is not None and cached.seq == last:
+            return cached
+        if cached is not None and cached.seq < last:
+            newer = log.after(session, campaign_id, cached.seq)
+            # An undo reaches back before the cached state: fold again from a snapshot.
+            if not any(e.type == "campaign.undone" for e in newer):
+                state = game.replay(cached, newer)
+                self.put(state)
+                return state
+        state = self.rebuild(session, game, campaign_id)
+        self.put(state)
+        return state
+
+    def rebuild(
+        self, session: Session, game: Game, campaign_id: str, upto: int | None = None
+    ) -> CampaignState:
+        """The state as of `upto` (default: now), from the newest usable snapshot at or before it."""
+        base: CampaignState | None = None
+        start = 0
+        found = snapshots.latest(session, campaign_id, at_most=upto)
+        if found is not None and found[1] == STATE_VERSION:
+            try:
+                base, start = game.load(found[2]), found[0]
+            except (ValidationError, KeyError, TypeError):
+                base, start = None, 0
+        events = log.after(session, campaign_id, start, upto=upto)
+        if base is None and not events:
+            raise CampaignMissing("There is no such campaign.")
+        return game.replay(base, events)
+
+    def maybe_snapshot(
+        self, session: Session, game: Game, before: CampaignState, after: CampaignState
+    ) -> None:
+        if after.seq // self.snapshot_every > before.seq // self.snapshot_every:
+            snapshots.save(session, after.id, after.seq, STATE_VERSION, game.dump(after))

@@ -1,0 +1,196 @@
+"""The JSON API (stable; tests and bots use it). Every route: parse, call a service, reply."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from anyio import to_thread
+from fastapi import APIRouter, Body, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.rules import registry
+from app.services import campaigns, commands, reads
+from app.web.deps import FrayDep, GmDep, SeatDep, base_url, set_seat_cookie
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class CreateCampaign(Strict):
+    name: str = Field(min_length=1, max_length=60, examples=["Friday Night Fights"])
+    system: str = Field(default="generic", max_length=32, examples=["generic"])
+    dice: Literal["server", "manual"] = "server"
+    gm_name: str | None = Field(default=None, max_length=40)
+    admin_password: str | None = Field(default=None, max_length=200)
+
+
+class CampaignCreated(BaseModel):
+    id: str
+    seat_id: str
+    gm_token: str
+    invite_url: str
+    spectator_url: str
+    gm_url: str
+
+
+class Join(Strict):
+    invite: str = Field(min_length=1, max_length=100, description="The code that ends invite_url")
+    name: str = Field(min_length=1, max_length=40)
+
+
+class Watch(Strict):
+    code: str = Field(min_length=1, max_length=100, description="The code that ends spectator_url")
+    name: str | None = Field(default=None, max_length=40)
+
+
+class Joined(BaseModel):
+    seat_id: str
+    token: str
+    role: str
+
+
+class CommandReply(BaseModel):
+    seq: int
+    events: list[dict[str, Any]]
+    view: dict[str, Any]
+
+
+class Rotate(Strict):
+    which: Literal["invite", "spectator"] = "invite"
+
+
+def links(request: Request, fray, campaign_id: str, invite: str, spectator: str) -> dict[str, str]:
+    base = base_url(request, fray)
+    return {
+        "invite_url": f"{base}/c/{campaign_id}/join/{invite}",
+        "spectator_url": f"{base}/c/{campaign_id}/watch/{spectator}",
+    }
+
+
+@router.post("/campaigns", status_code=201, response_model=CampaignCreated)
+async def create_campaign(body: CreateCampaign, request: Request, response: Response, fray: FrayDep):
+    new = await to_thread.run_sync(
+        lambda: campaigns.create(fray, body.name, body.system, body.dice, body.gm_name, body.admin_password)
+    )
+    set_seat_cookie(response, fray, new.id, new.gm.token)
+    return {
+        "id": new.id,
+        "seat_id": new.gm.seat_id,
+        "gm_token": new.gm.token,
+        "gm_url": f"{base_url(request, fray)}/c/{new.id}/gm",
+        **links(request, fray, new.id, new.invite_code, new.spectator_code),
+    }
+
+
+@router.post("/campaigns/{campaign_id}/join", status_code=201, response_model=Joined)
+async def join(campaign_id: str, body: Join, response: Response, fray: FrayDep):
+    seat = await campaigns.join_async(fray, campaign_id, body.invite, body.name)
+    set_seat_cookie(response, fray, campaign_id, seat.token)
+    return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
+
+
+@router.post("/campaigns/{campaign_id}/watch", status_code=201, response_model=Joined)
+async def watch(campaign_id: str, body: Watch, response: Response, fray: FrayDep):
+    seat = await campaigns.join_async(fray, campaign_id, body.code, body.name, role="spectator")
+    set_seat_cookie(response, fray, campaign_id, seat.token)
+    return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
+
+
+@router.get("/campaigns/{campaign_id}")
+async def campaign_view(campaign_id: str, seat: SeatDep, fray: FrayDep) -> dict[str, Any]:
+    """The caller's view of the campaign: only what their seat may see."""
+    return await to_thread.run_sync(reads.view_for, fray, seat)
+
+
+@router.post("/campaigns/{campaign_id}/commands", response_model=CommandReply)
+async def command(
+    campaign_id: str,
+    seat: SeatDep,
+    fray: FrayDep,
+    payload: Annotated[dict[str, Any], Body(examples=[{"type": "generic.roll", "expression": "2d6"}])],
+):
+    """Run a command: `{"command_id": "...", "type": "generic.roll", ...}`.
+
+    A repeated command_id returns the first result instead of acting twice.
+    """
+    result = await commands.run(fray, seat, payload)
+    return await to_thread.run_sync(reads.reply_for, fray, seat, result)
+
+
+@router.get("/campaigns/{campaign_id}/events")
+async def events(
+    campaign_id: str,
+    seat: SeatDep,
+    fray: FrayDep,
+    after: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+) -> dict[str, Any]:
+    """Events after `after` that the caller may see (GM-only rolls and hidden characters are left out)."""
+    return await to_thread.run_sync(reads.events_for, fray, seat, after, limit)
+
+
+@router.get("/campaigns/{campaign_id}/encounters/{encounter_id}/replay")
+async def replay(
+    campaign_id: str,
+    encounter_id: str,
+    seat: SeatDep,
+    fray: FrayDep,
+    seq: Annotated[int | None, Query(ge=0)] = None,
+) -> dict[str, Any]:
+    """An encounter's log, and the table as it stood at `seq` (default: the encounter's last event)."""
+    return await to_thread.run_sync(reads.replay_for, fray, seat, encounter_id, seq)
+
+
+@router.get("/campaigns/{campaign_id}/seats")
+async def seats(campaign_id: str, seat: GmDep, request: Request, fray: FrayDep) -> dict[str, Any]:
+    invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
+    view = await to_thread.run_sync(reads.view_for, fray, seat)
+    return {"seats": view["seats"], **links(request, fray, campaign_id, invite, spectator)}
+
+
+@router.post("/campaigns/{campaign_id}/seats/{seat_id}/revoke", status_code=204)
+async def revoke(campaign_id: str, seat_id: str, seat: GmDep, fray: FrayDep) -> Response:
+    await campaigns.revoke_async(fray, seat, seat_id)
+    return Response(status_code=204)
+
+
+@router.post("/campaigns/{campaign_id}/invite/rotate")
+async def rotate(
+    campaign_id: str, seat: GmDep, request: Request, fray: FrayDep, body: Rotate | None = None
+) -> dict[str, str]:
+    which = body.which if body else "invite"
+    await to_thread.run_sync(campaigns.rotate, fray, seat, which)
+    invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
+    return links(request, fray, campaign_id, invite, spectator)
+
+
+@router.get("/systems")
+async def systems() -> list[dict[str, Any]]:
+    """Every game system, its commands and their JSON schemas."""
+    out = []
+    for key, system in registry.systems().items():
+        game = registry.game(key)
+        settings = system.settings_model.model_json_schema() if system.settings_model else None
+        out.append(
+            {
+                "key": key,
+                "title": system.title,
+                "summary": system.summary,
+                "docs": system.docs,
+                "settings": settings,
+                "commands": [
+                    {
+                        "type": spec.type,
+                        "summary": spec.summary,
+                        "gm_only": spec.gm_only,
+                        "rolls": spec.rolls,
+                        "schema": spec.model.model_json_schema(),
+                    }
+                    for spec in game.commands.values()
+                ],
+            }
+        )
+    return out

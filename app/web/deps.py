@@ -1,0 +1,110 @@
+"""Dependencies shared by routes: the app context, the caller's seat, cookies."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from anyio import to_thread
+from fastapi import Depends, HTTPException, Request
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from app.realtime.hub import Hub
+from app.services.auth import SeatAuth, seat_for
+from app.services.context import Fray
+
+COOKIE_PREFIX = "fray_"
+COOKIE_MAX_AGE = 400 * 24 * 3600  # a campaign lasts months
+
+
+def get_fray(conn: HTTPConnection) -> Fray:
+    return conn.app.state.fray
+
+
+def get_hub(conn: HTTPConnection) -> Hub:
+    return conn.app.state.hub
+
+
+FrayDep = Annotated[Fray, Depends(get_fray)]
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+def cookie_name(campaign_id: str) -> str:
+    return f"{COOKIE_PREFIX}{campaign_id}"
+
+
+def bearer(conn: HTTPConnection) -> str | None:
+    header = conn.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def token_of(conn: HTTPConnection, campaign_id: str) -> tuple[str | None, bool]:
+    """The seat token and whether it came from a cookie (cookie posts must pass the Origin check)."""
+    token = bearer(conn)
+    if token:
+        return token, False
+    return conn.cookies.get(cookie_name(campaign_id)), True
+
+
+def check_origin(request: Request, fray: Fray) -> None:
+    """Cookie-authenticated writes must come from this site's own pages."""
+    origin = request.headers.get("origin")
+    if not origin or (origin == "null" and request.headers.get("sec-fetch-site") == "same-origin"):
+        return
+    allowed = {request.url.netloc}
+    if fray.settings.public_url:
+        allowed.add(urlsplit(fray.settings.public_url).netloc)
+    if urlsplit(origin).netloc not in allowed:
+        raise HTTPException(403, "This request came from another site, so it was refused.")
+
+
+async def optional_seat(request: Request, campaign_id: str, fray: FrayDep) -> SeatAuth | None:
+    token, from_cookie = token_of(request, campaign_id)
+    seat = await to_thread.run_sync(seat_for, fray, campaign_id, token) if token else None
+    if seat and from_cookie and request.method not in ("GET", "HEAD", "OPTIONS"):
+        check_origin(request, fray)
+    return seat
+
+
+async def required_seat(
+    seat: Annotated[SeatAuth | None, Depends(optional_seat)], request: Request
+) -> SeatAuth:
+    if seat is None:
+        token, _ = token_of(request, request.path_params.get("campaign_id", ""))
+        if token:
+            raise HTTPException(
+                401, "That seat is not at this table (the link may be old, or the GM removed it)."
+            )
+        raise HTTPException(
+            401, "Join this table first: you need a seat token (the invite link gives you one)."
+        )
+    return seat
+
+
+async def gm_seat(seat: Annotated[SeatAuth, Depends(required_seat)]) -> SeatAuth:
+    if not seat.is_gm:
+        raise HTTPException(403, "Only the GM can do that.")
+    return seat
+
+
+SeatDep = Annotated[SeatAuth, Depends(required_seat)]
+OptionalSeatDep = Annotated[SeatAuth | None, Depends(optional_seat)]
+GmDep = Annotated[SeatAuth, Depends(gm_seat)]
+
+
+def set_seat_cookie(response: Response, fray: Fray, campaign_id: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(campaign_id),
+        token,
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=fray.settings.secure_cookies,
+        path="/",
+    )
+
+
+def base_url(request: Request, fray: Fray) -> str:
+    return (fray.settings.public_url or str(request.base_url)).rstrip("/")

@@ -1,0 +1,85 @@
+"""Every error a person can meet is a sentence: JSON `{"detail": ...}`, or a flash for HTMX pages."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.realtime.render import flash, render_template
+from app.rules.errors import RuleError
+from app.rules.system import explain_errors
+
+logger = logging.getLogger("fray.web")
+
+_HTTP_SENTENCES = {
+    404: "There is nothing at this address.",
+    405: "This address does not take that kind of request.",
+}
+
+
+def wants_html(request: Request) -> bool:
+    return not request.url.path.startswith("/api/") and (
+        "hx-request" in request.headers or "text/html" in request.headers.get("accept", "")
+    )
+
+
+def respond(
+    request: Request, status: int, detail: str, rule: str | None = None
+) -> JSONResponse | HTMLResponse:
+    if wants_html(request):
+        if "hx-request" in request.headers:
+            return HTMLResponse(flash(detail), status_code=status)
+        page = render_template("pages/error.html", {"status": status, "detail": detail})
+        return HTMLResponse(page, status_code=status)
+    body: dict = {"detail": detail}
+    if rule:
+        body["rule"] = rule
+    return JSONResponse(body, status_code=status)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(RuleError)
+    async def rule_error(request: Request, error: RuleError):
+        return respond(request, error.status, str(error), error.rule)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError):
+        errors = error.errors()
+        if errors and errors[0].get("type") == "json_invalid":
+            return respond(request, 422, "The request body is not valid JSON.")
+        return respond(request, 422, explain_errors(list(errors)))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException):
+        detail = (
+            error.detail
+            if isinstance(error.detail, str) and error.detail != _default(error.status_code)
+            else None
+        )
+        response = respond(
+            request, error.status_code, detail or _HTTP_SENTENCES.get(error.status_code, "That did not work.")
+        )
+        for key, value in (getattr(error, "headers", None) or {}).items():
+            response.headers[key] = value
+        return response
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, error: Exception):
+        logger.exception("unexpected error on %s %s", request.method, request.url.path)
+        return respond(request, 500, "Something went wrong on the server; nothing was changed.")
+
+
+def _default(status: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+__all__ = ["HTTPException", "install", "respond", "wants_html"]

@@ -1,0 +1,103 @@
+"""`/ws/campaigns/{id}`: live fragments (or JSON events with ?format=json); ?after=N resumes.
+
+Sockets may also send: "ping" (answered with the current seq) and commands as JSON, exactly as the
+API takes them (answered with the reply or a sentence saying why not).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from anyio import to_thread
+from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
+
+from app.realtime import render
+from app.realtime.hub import Conn
+from app.rules.errors import RuleError
+from app.services import commands, reads
+from app.services.auth import SeatAuth, seat_for
+from app.web.deps import get_fray, get_hub, token_of
+
+router = APIRouter()
+
+PAGE_OF_ROLE = {"gm": "gm", "player": "player", "spectator": "table"}
+
+
+def _page_allowed(seat: SeatAuth, page: str, preview: str | None) -> bool:
+    if page == "table":
+        return True
+    if page == "gm":
+        return seat.is_gm and not preview
+    return (seat.role == "player" and not preview) or (seat.is_gm and bool(preview))
+
+
+@router.websocket("/ws/campaigns/{campaign_id}")
+async def live(
+    ws: WebSocket,
+    campaign_id: str,
+    after: Annotated[int, Query(ge=0)] = 0,
+    format: Annotated[Literal["html", "json"], Query()] = "html",
+    page: Annotated[Literal["gm", "player", "table"] | None, Query()] = None,
+    preview: Annotated[str | None, Query(alias="as", max_length=32)] = None,
+) -> None:
+    fray, hub = get_fray(ws), get_hub(ws)
+    token, _ = token_of(ws, campaign_id)
+    seat = await to_thread.run_sync(seat_for, fray, campaign_id, token) if token else None
+    await ws.accept()
+    if seat is None:
+        # Accept, then close with a reason the page can show (a refused handshake only says 1006).
+        await ws.close(code=4401, reason="No seat at this table: join with the invite link.")
+        return
+    page = page or PAGE_OF_ROLE[seat.role]
+    if not _page_allowed(seat, page, preview):
+        await ws.close(code=4403, reason="This seat cannot open that page.")
+        return
+    conn = Conn(ws, seat.seat_id, seat.role, page, format, preview)
+    await hub.join(campaign_id, conn, after)
+    too_big = False
+    try:
+        while True:
+            text = await ws.receive_text()
+            if len(text.encode()) > fray.settings.max_ws_message_bytes:
+                too_big = True
+                break
+            await _handle(fray, seat, conn, text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        await hub.leave(campaign_id, conn)
+    if too_big:
+        await ws.close(code=1009, reason="That message is too big.")
+
+
+async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
+    if text.strip() in ("ping", '"ping"'):
+        conn.push(render.seq_marker(conn.seq) if conn.fmt == "html" else json.dumps({"pong": conn.seq}))
+        return
+    try:
+        payload = json.loads(text)
+        if not isinstance(payload, dict):
+            raise ValueError
+    except ValueError:
+        _error(conn, 422, "Send a command as a JSON object, or 'ping'.")
+        return
+    payload.pop("HEADERS", None)  # htmx-ext-ws adds the request headers to what it sends
+    if payload.get("ping") is not None:
+        conn.push(render.seq_marker(conn.seq) if conn.fmt == "html" else json.dumps({"pong": conn.seq}))
+        return
+    try:
+        result = await commands.run(fray, seat, payload)
+    except RuleError as error:
+        _error(conn, error.status, str(error))
+        return
+    if conn.fmt == "json":
+        reply = await to_thread.run_sync(reads.reply_for, fray, seat, result)
+        conn.push(json.dumps({"reply": {"seq": reply["seq"], "events": reply["events"]}}))
+
+
+def _error(conn: Conn, status: int, detail: str) -> None:
+    if conn.fmt == "json":
+        conn.push(json.dumps({"error": {"status": status, "detail": detail}}))
+    else:
+        conn.push(render.flash(detail))

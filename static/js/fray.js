@@ -1,0 +1,138 @@
+/* Fray's own script: small and plain. htmx does the requests and swaps; this keeps the live
+   connection honest (resume with ?after=, reconnect after sleep), gives each command an id,
+   announces new log lines and buzzes the phone when it is your turn. */
+(function () {
+  "use strict";
+  var lastMessage = Date.now();
+  var socket = null; // htmx-ext-ws's socket wrapper (public interface)
+  var retry = null;
+  var PING_EVERY = 25000, STALE_AFTER = 60000;
+
+  function liveRoot() { return document.querySelector("[ws-connect]"); }
+
+  function lastSeq() {
+    var marker = document.getElementById("live-seq");
+    var root = liveRoot();
+    return (marker && marker.dataset.seq) || (root && root.dataset.seq) || "0";
+  }
+
+  function setPill(state, text) {
+    var pill = document.getElementById("live-pill");
+    if (!pill) return;
+    pill.dataset.state = state;
+    pill.textContent = text;
+  }
+
+  // Every (re)connection resumes from the last seq this page has shown.
+  var native = function (url) { var ws = new WebSocket(url, []); ws.binaryType = "blob"; return ws; };
+  function installResume() {
+    htmx.createWebSocket = function (url) {
+      var u = new URL(url, location.href);
+      u.searchParams.set("after", lastSeq());
+      return native(u.toString());
+    };
+  }
+
+  function reconnectSoon(delay) {
+    if (retry) return;
+    setPill("reconnecting", "reconnecting…");
+    retry = setTimeout(function () {
+      retry = null;
+      if (socket) socket.reconnect();
+    }, delay);
+  }
+
+  document.addEventListener("htmx:wsConnecting", function () {
+    if (document.getElementById("live-pill").dataset.state !== "live") setPill("connecting", "connecting…");
+  });
+  document.addEventListener("htmx:wsOpen", function (e) {
+    socket = e.detail.socketWrapper;
+    lastMessage = Date.now();
+    setPill("live", "live");
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    var code = e.detail.event.code;
+    if (code >= 4400 && code < 4500) { // the server refused this seat: do not hammer it
+      setPill("closed", e.detail.event.reason || "not at this table");
+      return;
+    }
+    // htmx-ext-ws retries 1006/1011/1012/1013 itself; any other close (a proxy, a sleep) we retry here.
+    if ([1006, 1011, 1012, 1013].indexOf(code) < 0) reconnectSoon(1000 + Math.random() * 2000);
+    else setPill("reconnecting", "reconnecting…");
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    lastMessage = Date.now();
+    setPill("live", "live");
+  });
+
+  // A phone that slept, or changed networks, may hold a dead socket: check on wake.
+  function checkAlive() {
+    if (!socket) return;
+    if (Date.now() - lastMessage > STALE_AFTER) reconnectSoon(50);
+    else socket.send("ping");
+  }
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) checkAlive(); });
+  window.addEventListener("online", function () { reconnectSoon(50); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) reconnectSoon(50); });
+  setInterval(function () { if (!document.hidden) checkAlive(); }, PING_EVERY);
+
+  // Each command carries an id, so a resend after a dropped connection does not act twice.
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (e.detail.verb === "post" && e.detail.elt.matches("form.cmd")) {
+      e.detail.parameters["command_id"] = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+    }
+  });
+  // A command that worked clears its form's typed dice (never the whole form: labels are handy to keep).
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var form = e.detail.elt;
+    if (e.detail.successful && form.matches && form.matches("form.cmd")) {
+      var dice = form.querySelector("input[name=dice]");
+      if (dice) dice.value = "";
+      if (form.classList.contains("free-roll") === false && form.closest("details")) form.reset();
+    }
+  });
+
+  // Screen readers hear the newest log line; phones buzz when it becomes your turn.
+  var myTurn = false;
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    var target = e.detail.target;
+    if (!target || !target.id) return;
+    if (target.id === "log") {
+      var first = target.querySelector(".entry .text");
+      var announce = document.getElementById("announce");
+      if (first && announce) announce.textContent = first.textContent;
+    }
+    if (target.id === "status") {
+      var now = target.hasAttribute("data-my-turn");
+      if (now && !myTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
+      myTurn = now;
+    }
+  });
+
+  // Copy buttons for invite links.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest("[data-copy]");
+    if (!button) return;
+    var input = document.querySelector(button.dataset.copy);
+    if (!input) return;
+    input.select();
+    if (navigator.clipboard) navigator.clipboard.writeText(input.value);
+    else document.execCommand("copy");
+    button.textContent = "Copied";
+  });
+
+  // Ctrl/Cmd+Z on the GM console undoes the last action.
+  document.addEventListener("keydown", function (e) {
+    if ((e.ctrlKey || e.metaKey) && e.key === "z" && !e.target.closest("input, textarea")) {
+      var undo = document.querySelector("#undo button");
+      if (undo) { e.preventDefault(); undo.click(); }
+    }
+  });
+
+  function start() {
+    installResume();
+    var status = document.getElementById("status");
+    myTurn = !!(status && status.hasAttribute("data-my-turn"));
+  }
+  if (window.htmx) start(); else document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,104 @@
+"""Fixtures: a migrated SQLite file per test, the app in process, and a real server for sockets."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from app.store.migrate import upgrade
+from tests.helpers import Table
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Migrations run once on a real SQLite file; each test gets a copy."""
+    path = tmp_path_factory.mktemp("template") / "fray.db"
+    upgrade(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def db_path(tmp_path: Path, migrated_template: Path) -> Path:
+    path = tmp_path / "fray.db"
+    shutil.copy(migrated_template, path)
+    return path
+
+
+@pytest.fixture
+def settings(db_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite:///{db_path}")
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings), base_url="http://testserver") as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def table(client: TestClient) -> Table:
+    return Table.create(client)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """The app on a real port, served by uvicorn in a thread of this process."""
+
+    def __init__(self, settings: Settings):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}"
+        self.app = create_app(settings)
+        config = uvicorn.Config(
+            self.app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws="websockets-sansio",
+            ws_per_message_deflate=True,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve()), daemon=True)
+
+    def start(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live_server(settings: Settings) -> Iterator[LiveServer]:
+    server = LiveServer(settings).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live_http(live_server: LiveServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=live_server.url, timeout=10) as http:
+        yield http
