@@ -102,3 +102,8 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
 def live_http(live_server: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live_server.url, timeout=10) as http:
         yield http
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Browser tests last: they are the slowest, and the fast tiers should fail first."""
+    items.sort(key=lambda item: "tests/e2e/" in str(item.fspath))

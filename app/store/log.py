@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 
 from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
@@ -21,6 +21,8 @@ class SeqTaken(Exception):
 
 def _event(row) -> Event:
     at: datetime | None = row.at
+    if at is not None and at.tzinfo is None:  # SQLite hands back naive times; we store UTC
+        at = at.replace(tzinfo=UTC)
     return Event(
         seq=row.seq,
         type=row.type,

@@ -5,12 +5,19 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import websockets
 from websockets.exceptions import ConnectionClosed
 
 from tests.helpers import Table
+
+
+def run(scenario) -> None:
+    """Run an async scenario on a fresh loop in its own thread (the browser tests hold this thread's loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, scenario()).result()
 
 
 async def _recv(ws, timeout: float = 5.0):
@@ -63,7 +70,7 @@ def test_a_players_roll_reaches_the_gm_and_the_other_player(live_server, live_ta
                 assert rolled["data"]["total"] == 10
                 assert rolled["data"]["who"] == "Aria"
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_the_gms_secret_roll_reaches_only_the_gm(live_server, live_table):
@@ -85,7 +92,7 @@ def test_the_gms_secret_roll_reaches_only_the_gm(live_server, live_table):
             assert ann_message["events"] == []  # ...and learns nothing of the roll
             assert "17" not in json.dumps(ann_message)
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_resume_with_after_sends_what_was_missed(live_server, live_table):
@@ -103,7 +110,7 @@ def test_resume_with_after_sends_what_was_missed(live_server, live_table):
             await ws.send("ping")
             assert (await _recv_json(ws)) == {"pong": before + 2}
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_html_sockets_get_only_the_blocks_that_changed_with_the_seq(live_server, live_table):
@@ -122,7 +129,7 @@ def test_html_sockets_get_only_the_blocks_that_changed_with_the_seq(live_server,
             seq = int(re.search(r'id="live-seq" data-seq="(\d+)"', message).group(1))
             assert seq == _seq(table)
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_commands_over_the_socket_are_answered(live_server, live_table):
@@ -140,7 +147,7 @@ def test_commands_over_the_socket_are_answered(live_server, live_table):
             reply = next(m["reply"] for m in messages if "reply" in m)
             assert reply["events"][0]["data"]["to"] == 0
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_sockets_without_a_seat_or_with_huge_messages_are_closed_with_a_reason(
@@ -165,7 +172,7 @@ def test_sockets_without_a_seat_or_with_huge_messages_are_closed_with_a_reason(
                 await _recv(ws)
             assert closed.value.rcvd.code == 4403
 
-    asyncio.run(scenario())
+    run(scenario)
 
 
 def test_a_revoked_seats_socket_is_closed(live_server, live_table):
@@ -186,4 +193,4 @@ def test_a_revoked_seats_socket_is_closed(live_server, live_table):
             assert closed.value.rcvd.code == 4403
         assert table.send(ben, "generic.roll", expression="1d6", dice=[1]).status_code == 401
 
-    asyncio.run(scenario())
+    run(scenario)

@@ -1,0 +1,62 @@
+"""Two writers at once: exactly one takes the last point; the same command_id acts once."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import httpx
+
+from tests.helpers import Table, pool
+
+
+def test_two_players_take_the_last_point_at_the_same_moment(live_server, live_http):
+    table = Table.create(live_http)
+    ann, ben = table.join("Ann"), table.join("Ben")
+    table.ok(table.gm, "generic.pool.create", name="Good Karma", value=1, min=0)
+    barrier = threading.Barrier(2)
+    results: dict[str, httpx.Response] = {}
+
+    def take(seat) -> None:
+        with httpx.Client(base_url=live_server.url, timeout=10) as http:
+            barrier.wait()
+            results[seat.name] = http.post(
+                f"/api/campaigns/{table.id}/commands",
+                headers=seat.auth,
+                json={
+                    "command_id": uuid.uuid4().hex,
+                    "type": "generic.pool.adjust",
+                    "pool": "Good Karma",
+                    "delta": -1,
+                },
+            )
+
+    for _ in range(5):  # several rounds, to give the race a real chance
+        threads = [threading.Thread(target=take, args=(s,)) for s in (ann, ben)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        statuses = sorted(r.status_code for r in results.values())
+        assert statuses == [200, 409], {k: v.text for k, v in results.items()}
+        loser = next(r for r in results.values() if r.status_code == 409)
+        assert "nothing left to take" in loser.json()["detail"]
+        assert pool(table.view(table.gm), "Good Karma")["value"] == 0
+        table.ok(table.gm, "generic.pool.set", pool="Good Karma", value=1)
+
+
+def test_the_same_command_id_twice_makes_one_event(table: Table):
+    ann = table.join("Ann")
+    table.ok(table.gm, "generic.pool.create", name="Good Karma", value=3)
+    command_id = uuid.uuid4().hex
+    first = table.ok(ann, "generic.pool.adjust", pool="Good Karma", delta=-1, command_id=command_id)
+    again = table.ok(ann, "generic.pool.adjust", pool="Good Karma", delta=-1, command_id=command_id)
+    assert again["seq"] == first["seq"]
+    assert again["events"] == first["events"]
+    assert pool(table.view(ann), "Good Karma")["value"] == 2
+    changes = [e for e in table.events(table.gm) if e["type"] == "generic.pool_changed"]
+    assert len(changes) == 1
+    # Another seat cannot reuse someone else's command id.
+    stolen = table.send(table.gm, "generic.pool.adjust", pool="Good Karma", delta=1, command_id=command_id)
+    assert stolen.status_code == 409
+    assert "already used" in stolen.json()["detail"]
