@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
+from app.realtime.broker import MemoryBroker
 from app.rules import registry
 from app.services.context import Fray
 from app.settings import Settings
@@ -11,7 +12,6 @@ from app.store import log
 from app.store.db import Database
 from app.store.models import EncounterRow, ParticipantRow, Snapshot
 from app.store.states import StateCache
-from app.realtime.broker import MemoryBroker
 from tests.helpers import Table
 
 
