@@ -57,11 +57,11 @@ class Table:
         self.players[name] = seat
         return seat
 
-    def send(self, seat: Seat, type: str, **fields: Any) -> httpx.Response:
+    def send(self, seat: Seat, type: str, /, **fields: Any) -> httpx.Response:
         payload = {"type": type, "command_id": fields.pop("command_id", None) or uuid.uuid4().hex, **fields}
         return self.http.post(f"/api/campaigns/{self.id}/commands", json=payload, headers=seat.auth)
 
-    def ok(self, seat: Seat, type: str, **fields: Any) -> dict[str, Any]:
+    def ok(self, seat: Seat, type: str, /, **fields: Any) -> dict[str, Any]:
         r = self.send(seat, type, **fields)
         assert r.status_code == 200, f"{type}: {r.status_code} {r.text}"
         return r.json()

@@ -92,16 +92,11 @@
     }
   });
 
-  // Screen readers hear the newest log line; phones buzz when it becomes your turn.
+  // Phones buzz when it becomes your turn (the log is a polite live region for screen readers).
   var myTurn = false;
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var target = e.detail.target;
     if (!target || !target.id) return;
-    if (target.id === "log") {
-      var first = target.querySelector(".entry .text");
-      var announce = document.getElementById("announce");
-      if (first && announce) announce.textContent = first.textContent;
-    }
     if (target.id === "status") {
       var now = target.hasAttribute("data-my-turn");
       if (now && !myTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
