@@ -24,8 +24,10 @@ MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_CONSTANT = 10_000
 MAX_EXPRESSION_LENGTH = 80
-# Keep-highest/lowest odds enumerate multisets of faces; past this many the odds are refused.
+# Exact odds cost grows with the dice: keep-highest/lowest enumerates multisets of faces, sums
+# convolve over every total. Past these, odds are refused (the roll itself is still fine).
 MAX_MULTISETS = 250_000
+MAX_ODDS_WORK = 2_000_000  # roughly: dice x sides x possible totals
 
 Distribution = dict[int, Fraction]
 
@@ -283,9 +285,24 @@ def _term(match: re.Match[str], sign: int) -> DiceTerm:
     )
 
 
+def check_odds_cost(expression: Expression) -> None:
+    """Refuse expressions whose exact odds would take too long to work out."""
+    span = 1
+    work = 0
+    for term in expression.terms:
+        if term.keep is not None and _multiset_count(term.sides, term.count) > MAX_MULTISETS:
+            raise InputError(f"{term.notation} is too many dice to work out exact odds for.")
+        for _ in range(term.count):
+            span += term.sides
+            work += span * term.sides
+    if work > MAX_ODDS_WORK:
+        raise InputError(f"{expression.text} is too many dice to work out exact odds for.")
+
+
 @lru_cache(maxsize=512)
 def _distribution_of(text: str) -> tuple[tuple[int, Fraction], ...]:
     expression = parse(text)
+    check_odds_cost(expression)
     dist: Distribution = {expression.modifier: Fraction(1)}
     for term in expression.terms:
         dist = convolve(dist, term.distribution())

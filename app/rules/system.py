@@ -299,11 +299,11 @@ def explain_errors(errors: list[Any], prefix: str = "") -> str:
         elif kind == "literal_error":
             text = f"must be one of {ctx.get('expected')}"
         elif kind == "value_error":
-            text = str(ctx.get("error") or item["msg"])
+            text = str(ctx.get("error") or item["msg"]).removeprefix("Value error, ")
         else:
             msg = str(item.get("msg") or "is not valid")
             text = msg[0].lower() + msg[1:]
-        parts.append(f"{where} {text}")
+        parts.append(text if kind == "value_error" and where == "the input" else f"{where} {text}")
     sentence = "; ".join(parts)
     return f"{prefix}{sentence[0].upper()}{sentence[1:]}." if sentence else f"{prefix}Invalid input."
 

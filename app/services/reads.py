@@ -16,6 +16,10 @@ from app.services.context import Fray
 from app.store import log
 
 
+class NotFound(RuleError):
+    status = 404
+
+
 def current(fray: Fray, seat: SeatAuth) -> tuple[Game, CampaignState]:
     game = registry.game(seat.system)
     with fray.db.read() as session:
@@ -83,7 +87,9 @@ def replay_for(
     game = registry.game(seat.system)
     with fray.db.read() as session:
         now = fray.states.current(session, game, seat.campaign_id)
-        encounter = now.encounter(encounter_id)
+        encounter = next((e for e in now.encounters if encounter_id in (e.id, e.name)), None)
+        if encounter is None or (encounter.status == "prepared" and not seat.is_gm):
+            raise NotFound("There is no such encounter to replay.")
         if encounter.status == "prepared":
             raise RuleError(f"{encounter.name} has not been played yet.")
         events = log.of_encounter(session, seat.campaign_id, encounter.id)

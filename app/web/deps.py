@@ -48,15 +48,20 @@ def token_of(conn: HTTPConnection, campaign_id: str) -> tuple[str | None, bool]:
     return conn.cookies.get(cookie_name(campaign_id)), True
 
 
-def check_origin(request: Request, fray: Fray) -> None:
-    """Cookie-authenticated writes must come from this site's own pages."""
-    origin = request.headers.get("origin")
-    if not origin or (origin == "null" and request.headers.get("sec-fetch-site") == "same-origin"):
-        return
-    allowed = {request.url.netloc}
+def same_site(conn: HTTPConnection, fray: Fray) -> bool:
+    """Whether a cookie-carrying request comes from this site's own pages (no Origin: not a browser)."""
+    origin = conn.headers.get("origin")
+    if not origin:
+        return True
+    allowed = {conn.url.netloc}
     if fray.settings.public_url:
         allowed.add(urlsplit(fray.settings.public_url).netloc)
-    if urlsplit(origin).netloc not in allowed:
+    return urlsplit(origin).netloc in allowed
+
+
+def check_origin(request: Request, fray: Fray) -> None:
+    """Cookie-authenticated writes must come from this site's own pages."""
+    if not same_site(request, fray):
         raise HTTPException(403, "This request came from another site, so it was refused.")
 
 

@@ -17,11 +17,17 @@ from app.realtime.hub import Conn
 from app.rules.errors import RuleError
 from app.services import commands, reads
 from app.services.auth import SeatAuth, seat_for
-from app.web.deps import get_fray, get_hub, token_of
+from app.web.deps import get_fray, get_hub, same_site, token_of
 
 router = APIRouter()
 
 PAGE_OF_ROLE = {"gm": "gm", "player": "player", "spectator": "table"}
+
+
+def _is_player_seat(fray, seat: SeatAuth, seat_id: str) -> bool:
+    _, state = reads.current(fray, seat)
+    target = state.seat(seat_id)
+    return target is not None and target.role == "player" and not target.revoked
 
 
 def _page_allowed(seat: SeatAuth, page: str, preview: str | None) -> bool:
@@ -42,14 +48,20 @@ async def live(
     preview: Annotated[str | None, Query(alias="as", max_length=32)] = None,
 ) -> None:
     fray, hub = get_fray(ws), get_hub(ws)
-    token, _ = token_of(ws, campaign_id)
+    token, from_cookie = token_of(ws, campaign_id)
     seat = await to_thread.run_sync(seat_for, fray, campaign_id, token) if token else None
     await ws.accept()
     if seat is None:
         # Accept, then close with a reason the page can show (a refused handshake only says 1006).
         await ws.close(code=4401, reason="No seat at this table: join with the invite link.")
         return
+    if from_cookie and not same_site(ws, fray):
+        await ws.close(code=4403, reason="This connection came from another site.")
+        return
     page = page or PAGE_OF_ROLE[seat.role]
+    if preview and not await to_thread.run_sync(_is_player_seat, fray, seat, preview):
+        await ws.close(code=4403, reason="There is no such player seat to view as.")
+        return
     if not _page_allowed(seat, page, preview):
         await ws.close(code=4403, reason="This seat cannot open that page.")
         return

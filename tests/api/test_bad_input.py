@@ -38,6 +38,13 @@ def _refused(table: Table, response, status: int, words: str) -> None:
         ({"type": "generic.pool.adjust", "pool": "Good Karma", "delta": -2}, 409, "cannot go below 0"),
         ({"type": "generic.pool.adjust", "pool": "Nope", "delta": 1}, 409, "no pool"),
         ({"type": "generic.track.create", "name": "Harm", "total": 0}, 422, "at least 1"),
+        ({"type": "generic.roll", "dice": [1]}, 422, "say what to roll"),
+        (
+            {"type": "generic.preset.create", "label": "Huge", "expression": "100d100kh50"},
+            422,
+            "too many dice",
+        ),
+        ({"type": "generic.preset.create", "label": "Slow", "expression": "100d1000"}, 422, "too many dice"),
     ],
 )
 def test_bad_commands_are_refused_with_a_sentence_and_change_nothing(table: Table, payload, status, words):

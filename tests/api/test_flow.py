@@ -79,6 +79,17 @@ def test_the_next_encounter_starts_with_characters_as_the_last_left_them(table: 
     assert track(replay["view"], "Harm", aria)["filled"] == 3
 
 
+def test_replay_hides_what_was_not_played(table: Table):
+    ann = table.join("Ann")
+    table.ok(table.gm, "campaign.encounter.prepare", name="Dragon lair")
+    prepared = table.view(table.gm)["encounters"][0]["id"]
+    for ref in (prepared, "Dragon lair", "nope"):
+        r = table.http.get(f"/api/campaigns/{table.id}/encounters/{ref}/replay", headers=ann.auth)
+        assert r.status_code == 404 and "Dragon" not in r.text
+    r = table.http.get(f"/api/campaigns/{table.id}/encounters/{prepared}/replay", headers=table.gm.auth)
+    assert r.status_code == 409 and "not been played" in r.json()["detail"]
+
+
 def test_systems_lists_commands_with_schemas(client):
     systems = client.get("/api/systems").json()
     generic = next(s for s in systems if s["key"] == "generic")

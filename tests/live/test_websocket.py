@@ -175,6 +175,27 @@ def test_sockets_without_a_seat_or_with_huge_messages_are_closed_with_a_reason(
     run(scenario)
 
 
+def test_cookie_sockets_from_another_site_and_bad_previews_are_refused(live_server, live_table):
+    table = live_table
+    cookie = {"Cookie": f"fray_{table.id}={table.players['Ann'].token}"}
+
+    async def scenario():
+        url = f"{live_server.ws_url}/ws/campaigns/{table.id}?format=json&after={_seq(table)}"
+        async with websockets.connect(url, additional_headers=cookie, origin="http://evil.example") as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                await _recv(ws)
+            assert closed.value.rcvd.code == 4403
+        async with websockets.connect(url, additional_headers=cookie, origin=live_server.url) as ws:
+            await ws.send("ping")
+            assert "pong" in await _recv_json(ws)
+        async with _connect(live_server, table, table.gm, page="player", **{"as": "nobody"}) as ws:
+            with pytest.raises(ConnectionClosed) as closed:
+                await _recv(ws)
+            assert closed.value.rcvd.code == 4403
+
+    run(scenario)
+
+
 def test_a_revoked_seats_socket_is_closed(live_server, live_table):
     table = live_table
     ben = table.players["Ben"]

@@ -231,6 +231,7 @@ def roll(state: CampaignState, cmd: Roll, ctx: Ctx) -> list[NewEvent]:
 
 def create_preset(state: CampaignState, cmd: CreatePreset, ctx: Ctx) -> list[NewEvent]:
     expression = dice.parse(cmd.expression).text
+    dice.distribution(expression)  # a roll button shows exact odds: refuse one whose odds are out of reach
     owner = _owner(state, cmd.owner)
     preset = {
         "id": new_id(state, "r"),

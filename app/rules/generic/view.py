@@ -6,6 +6,7 @@ from typing import Any
 
 from app.rules import dice
 from app.rules.campaign.state import CampaignState
+from app.rules.errors import InputError
 from app.rules.generic.commands import may_change_pool, may_change_track, owner_hidden
 from app.rules.system import Band, Event, Option, Viewer
 
@@ -78,7 +79,10 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
 
 def roll_odds(expression: str, target: int | None) -> tuple[tuple[Band, ...], str]:
     """Exact odds for a roll button: success bands with a target, or its average and range."""
-    dist = dice.distribution(expression)
+    try:
+        dist = dice.distribution(expression)
+    except InputError:
+        return (), "odds not shown: too many dice"
     low, high = min(dist), max(dist)
     hint = f"avg {float(dice.mean(dist)):.1f} · {low} to {high}"
     if target is None:
