@@ -9,7 +9,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.realtime.render import flash, render_template
+from app.realtime.render import render_template
 from app.rules.errors import RuleError
 from app.rules.system import explain_errors
 
@@ -32,7 +32,9 @@ def respond(
 ) -> JSONResponse | HTMLResponse:
     if wants_html(request):
         if "hx-request" in request.headers:
-            return HTMLResponse(flash(detail), status_code=status)
+            # Swapped into the form's own message slot, next to the button that was pressed.
+            message = render_template("partials/msg.html", {"message": detail, "kind": "error"})
+            return HTMLResponse(message, status_code=status)
         page = render_template("pages/error.html", {"status": status, "detail": detail})
         return HTMLResponse(page, status_code=status)
     body: dict = {"detail": detail}

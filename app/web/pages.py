@@ -119,7 +119,7 @@ async def join_by_link(link: Annotated[str, Form()] = ""):
     path = urlsplit(link.strip()).path.rstrip("/")
     parts = path.split("/")
     if len(parts) >= 5 and parts[-4] == "c" and parts[-2] in ("join", "watch"):
-        return redirect("/".join(parts[-4:]) if path.startswith("/") else "/" + "/".join(parts[-4:]))
+        return redirect("/" + "/".join(parts[-4:]))
     raise InputError("That does not look like a Fray invite link: it ends in /c/…/join/….")
 
 

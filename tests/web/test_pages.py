@@ -1,0 +1,65 @@
+"""Pages render for each seat, and forms post commands (with and without htmx)."""
+
+from __future__ import annotations
+
+from tests.helpers import Table
+
+
+def _cookie_client(client, table: Table, token: str):
+    client.cookies.clear()
+    client.cookies.set(f"fray_{table.id}", token)
+    return client
+
+
+def test_each_seat_gets_its_page_and_forms_run_commands(client, table: Table):
+    ann = table.join("Ann")
+    table.character("Aria", owner=ann)
+    gm = _cookie_client(client, table, table.gm.token)
+    page = gm.get(f"/c/{table.id}/gm")
+    assert page.status_code == 200 and 'id="invite-url"' in page.text and "<svg" in page.text
+    # An htmx form post: a short confirmation; the page's blocks come over the socket.
+    form = {"type": "generic.pool.create", "name": "Fate", "value": "2", "max": "", "min:json": "null"}
+    r = gm.post(
+        f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", "Origin": "http://testserver"}
+    )
+    assert r.status_code == 200 and "Fate" in r.text
+    fate = next(p for p in table.view(table.gm)["pools"] if p["name"] == "Fate")
+    assert fate["min"] is None and fate["max"] is None
+    # A refused form: 4xx with the sentence, for the form's own message slot.
+    r = gm.post(
+        f"/c/{table.id}/commands",
+        data={"type": "generic.pool.adjust", "pool": "Nope", "delta": "1"},
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 409 and "There is no pool" in r.text and "<span" in r.text
+    # Without JavaScript: post, then back to the page.
+    r = gm.post(
+        f"/c/{table.id}/commands",
+        data={"type": "generic.roll", "expression": "1d6", "dice": "4"},
+        headers={"Referer": f"http://testserver/c/{table.id}/gm"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303
+    player = _cookie_client(client, table, ann.token)
+    page = player.get(f"/c/{table.id}/play")
+    assert page.status_code == 200 and "Aria" in page.text and "Fate" in page.text
+    assert player.get(f"/c/{table.id}/gm").status_code == 403
+    assert player.get(f"/c/{table.id}/table").status_code == 200
+    assert player.get(f"/c/{table.id}", follow_redirects=False).headers["location"].endswith("/play")
+
+
+def test_joining_by_the_invite_page_and_landing(client, table: Table):
+    client.cookies.clear()
+    assert "Start a campaign" in client.get("/").text
+    assert client.get(f"/c/{table.id}/join/{table.invite}").status_code == 200
+    r = client.post(f"/c/{table.id}/join/{table.invite}", data={"name": "Cleo"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].endswith("/play")
+    assert "Test table" in client.get("/").text  # "your tables" remembers it
+    r = client.post(
+        "/join", data={"link": f"http://x/c/{table.id}/join/{table.invite}"}, follow_redirects=False
+    )
+    assert r.headers["location"] == f"/c/{table.id}/join/{table.invite}"
+    bad = client.post("/join", data={"link": "hello"}, headers={"Accept": "text/html"})
+    assert bad.status_code == 422 and "invite link" in bad.text
+    missing = client.get("/c/nope/gm", headers={"Accept": "text/html"})
+    assert missing.status_code == 401 and "<html" in missing.text
