@@ -72,7 +72,9 @@ def participant_removed(state: CampaignState, event: Event) -> CampaignState:
     pid = event.data["participant"]
     init = state.initiative
     entries = tuple(e for e in init.entries if e.participant != pid)
-    turn = min(init.turn, max(len(entries) - 1, 0))
+    removed = next((i for i, e in enumerate(init.entries) if e.participant == pid), None)
+    turn = init.turn - 1 if removed is not None and removed < init.turn else init.turn
+    turn = turn if turn < len(entries) else 0
     return state.model_copy(
         update={
             "participants": without(state.participants, pid),

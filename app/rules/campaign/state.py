@@ -160,6 +160,11 @@ class CampaignState(Frozen):
 T = TypeVar("T", bound=Frozen)
 
 
+def find_in(items: tuple[T, ...], ref: str | None, what: str) -> Any:
+    """Look up by id, then by exact name, among `items` only (e.g. what a player may see)."""
+    return _find(items, ref, what)
+
+
 def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = False) -> Any:
     if ref:
         for item in items:

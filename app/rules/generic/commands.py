@@ -7,7 +7,15 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.rules import dice
-from app.rules.campaign.state import CampaignState, InitiativeEntry, Participant, Pool, Track, new_id
+from app.rules.campaign.state import (
+    CampaignState,
+    InitiativeEntry,
+    Participant,
+    Pool,
+    Track,
+    find_in,
+    new_id,
+)
 from app.rules.errors import Forbidden, RuleError
 from app.rules.system import Command, CommandSpec, Ctx, NewEvent, Viewer, audience_of
 
@@ -164,18 +172,32 @@ def audience_for(state: CampaignState, owner: str | None, hidden: bool) -> str:
     return "gm" if hidden or owner_hidden(state, owner) else "all"
 
 
+def _visible(state: CampaignState, items: tuple, actor: Viewer) -> tuple:
+    """What the actor may see of `items`; a player naming one finds theirs (or the table's) first."""
+    if actor.is_gm:
+        return items
+    seen = tuple(i for i in items if not (getattr(i, "hidden", False) or owner_hidden(state, i.owner)))
+    own = tuple(i for i in seen if i.owner is None or i.owner in actor.participants)
+    return own + tuple(i for i in seen if i not in own)
+
+
+def _lookup(state: CampaignState, items: tuple, ref: str, actor: Viewer, what: str):
+    visible = _visible(state, items, actor)
+    if not actor.is_gm:
+        own = tuple(i for i in visible if i.owner is None or i.owner in actor.participants)
+        try:
+            return find_in(own, ref, what)
+        except RuleError:
+            pass
+    return find_in(visible, ref, what)
+
+
 def _visible_pool(state: CampaignState, ref: str, actor: Viewer) -> Pool:
-    pool = state.pool(ref)
-    if not actor.is_gm and (pool.hidden or owner_hidden(state, pool.owner)):
-        raise RuleError(f"There is no pool '{ref}'.")
-    return pool
+    return _lookup(state, state.pools, ref, actor, "pool")
 
 
 def _visible_track(state: CampaignState, ref: str, actor: Viewer) -> Track:
-    track = state.track(ref)
-    if not actor.is_gm and (track.hidden or owner_hidden(state, track.owner)):
-        raise RuleError(f"There is no track '{ref}'.")
-    return track
+    return _lookup(state, state.tracks, ref, actor, "track")
 
 
 def may_change_pool(pool: Pool, actor: Viewer) -> bool:
@@ -206,7 +228,7 @@ def roll(state: CampaignState, cmd: Roll, ctx: Ctx) -> list[NewEvent]:
         raise Forbidden("Only the GM can roll in secret.")
     expression, label, target, participant_ref = cmd.expression, cmd.label, cmd.target, cmd.participant
     if cmd.preset:
-        preset = state.preset(cmd.preset)
+        preset = _lookup(state, state.presets, cmd.preset, ctx.actor, "roll button")
         if preset.owner and not ctx.actor.controls(preset.owner):
             raise Forbidden(f"{preset.label} belongs to another character.")
         expression, label = preset.expression, label or preset.label

@@ -52,9 +52,10 @@ def track_removed(state: CampaignState, event: Event) -> CampaignState:
 def initiative_set(state: CampaignState, event: Event) -> CampaignState:
     entries = tuple(InitiativeEntry.model_validate(e) for e in event.data["entries"])
     old = state.initiative
-    # Keep whose turn it is when the order changes mid-round.
-    current = old.current
-    turn = next((i for i, e in enumerate(entries) if e.participant == current), 0)
+    # Keep whose turn it is when the order changes mid-round; if they left it, the next one on.
+    ids = [e.participant for e in entries]
+    later = [e.participant for e in old.entries[old.turn :]] if old.round else []
+    turn = next((ids.index(pid) for pid in later if pid in ids), 0)
     return state.model_copy(update={"initiative": Initiative(entries=entries, turn=turn, round=old.round)})
 
 
