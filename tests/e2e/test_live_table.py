@@ -63,6 +63,10 @@ def test_gm_and_phone_share_the_table_live(browser, live_server, artifacts):
 
     gm_page.screenshot(path=str(artifacts / "gm-console.png"), full_page=True)
     player.screenshot(path=str(artifacts / "player-phone.png"), full_page=True)
+    # The narrowest phones: nothing sticks out sideways at 360 px.
+    player.set_viewport_size({"width": 360, "height": 740})
+    assert player.evaluate("document.documentElement.scrollWidth") <= 360
+    player.screenshot(path=str(artifacts / "player-360.png"), full_page=True)
     assert "ambush check" not in player.content()
     gm.close()
     phone.close()
