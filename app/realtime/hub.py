@@ -9,7 +9,6 @@ they may see. A socket that fell behind (reconnect, broker outage) gets everythi
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections import defaultdict
@@ -80,10 +79,10 @@ class Conn:
         if self.closed:
             return
         self.closed = True
-        with contextlib.suppress(asyncio.QueueFull):
-            self.queue.put_nowait(Close(code, reason))
-        if self.queue.full() and self.sender:
-            self.sender.cancel()
+        # What is still queued is stale for a socket we are closing: drop it so the close goes out now.
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(Close(code, reason))
 
     async def send_loop(self) -> None:
         try:

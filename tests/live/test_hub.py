@@ -1,0 +1,43 @@
+"""The hub's per-socket queue: a phone that stops reading is dropped, never holds up the room."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.realtime.hub import QUEUE_LIMIT, Close, Conn
+
+
+class StuckSocket:
+    """A socket whose peer stopped reading: every send waits forever."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed_with: tuple[int, str] | None = None
+        self.gate = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await self.gate.wait()
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed_with = (code, reason)
+
+
+def test_a_slow_socket_is_closed_with_1013_and_its_backlog_dropped():
+    async def scenario():
+        ws = StuckSocket()
+        conn = Conn(ws, "seat", "player", "player", "json")  # type: ignore[arg-type]
+        conn.sender = asyncio.create_task(conn.send_loop())
+        conn.push("message 0")
+        await asyncio.sleep(0)  # the sender takes it and gets stuck sending
+        for i in range(1, QUEUE_LIMIT + 5):
+            conn.push(f"message {i}")
+        assert conn.closed
+        assert conn.queue.qsize() == 1 and isinstance(conn.queue._queue[0], Close)  # the backlog is gone
+        ws.gate.set()  # the stuck send returns; the close goes out next
+        await asyncio.wait_for(conn.sender, 2)
+        assert ws.closed_with == (1013, "Too far behind: reconnecting.")
+        conn.push("after close")
+        assert ws.sent == ["message 0"]
+
+    asyncio.run(scenario())
