@@ -194,9 +194,8 @@ class Room:
     async def add(self, conn: Conn, after: int) -> None:
         async with self.lock:
             conn.seq = max(0, after)
-            since = (
-                min(conn.seq, self._json_since() or conn.seq) if conn.fmt == "json" else self._json_since()
-            )
+            others = self._json_since()
+            since = others if conn.fmt != "json" else conn.seq if others is None else min(conn.seq, others)
             snap = await self._load(since)
             self.conns.add(conn)
             if conn.seq >= snap.state.seq and conn.fmt == "html":

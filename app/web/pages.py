@@ -256,7 +256,12 @@ async def command(campaign_id: str, request: Request, seat: SeatDep, fray: FrayD
     payload = await form_payload(request)
     result = await commands.run(fray, seat, payload)
     if "hx-request" not in request.headers:
-        return redirect(request.headers.get("referer") or f"/c/{campaign_id}")
+        # Back to the page the form was on (its path only: never off to another site).
+        back = urlsplit(request.headers.get("referer", ""))
+        same_table = back.path.startswith(f"/c/{campaign_id}/")
+        return redirect(
+            back.path + (f"?{back.query}" if back.query else "") if same_table else f"/c/{campaign_id}"
+        )
     viewer = reads.viewer_of(result.state, seat)
     visible = result.game.visible(result.events, viewer)
     text = result.game.describe(visible[-1]) if visible else "Done."
