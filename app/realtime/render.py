@@ -76,6 +76,17 @@ ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
 
 
 @cache
+def system_assets(system: str) -> dict[str, str | None]:
+    """A system's own stylesheet and script, when it has them (static/{css,js}/systems/<key>.{css,js})."""
+    css = ROOT / "static" / "css" / "systems" / f"{system}.css"
+    js = ROOT / "static" / "js" / "systems" / f"{system}.js"
+    return {
+        "css": f"/static/css/systems/{system}.css" if css.exists() else None,
+        "js": f"/static/js/systems/{system}.js" if js.exists() else None,
+    }
+
+
+@cache
 def system_template(system: str, page: str) -> str | None:
     name = f"systems/{system}/{page}.html"
     try:
@@ -96,7 +107,12 @@ def page_template(page: str) -> str:
 
 
 def render_page(page: str, context: dict[str, Any]) -> str:
-    ctx = {**context, "oob": Markup(""), "system_template": system_template(context["system"], page)}
+    ctx = {
+        **context,
+        "oob": Markup(""),
+        "system_template": system_template(context["system"], page),
+        "system_assets": system_assets(context["system"]),
+    }
     return ENV.get_template(page_template(page)).render(ctx)
 
 
