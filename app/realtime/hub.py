@@ -268,9 +268,6 @@ class Hub:
                 room.task.cancel()
         self.rooms.clear()
 
-    def socket_count(self) -> int:
-        return sum(len(r.conns) for r in self.rooms.values())
-
 
 def _system_of(session: Any, campaign_id: str) -> str:
     from app.store.models import Campaign

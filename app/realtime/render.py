@@ -130,11 +130,6 @@ def render_live(page: str, context: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def render_blocks(page: str, names: list[str], context: dict[str, Any]) -> str:
-    ctx = {**context, "oob": OOB, "system_template": system_template(context["system"], page)}
-    return "".join(render_block(ENV, page_template(page), name, ctx) for name in names)
-
-
 def page_context(
     game: Game, state: CampaignState, viewer: Viewer, recent: list[Event], page: str, **extra: Any
 ) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import Forbidden, RuleError
 from app.rules.game import Game
-from app.rules.system import Event, Viewer
+from app.rules.system import Viewer
 from app.services.auth import SeatAuth
 from app.services.commands import CommandResult
 from app.services.context import Fray
@@ -108,7 +108,3 @@ def replay_for(
         "view": game.view(state, viewer),
         "log": game.log_entries(state, [e for e in recent if e.seq <= at], viewer),
     }
-
-
-def visible_events(game: Game, events: list[Event], viewer: Viewer) -> list[dict[str, Any]]:
-    return [e.public() for e in game.visible(events, viewer)]

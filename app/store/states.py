@@ -39,10 +39,6 @@ class StateCache:
             if cached is None or cached.seq <= state.seq:
                 self._states[state.id] = state
 
-    def forget(self, campaign_id: str) -> None:
-        with self._lock:
-            self._states.pop(campaign_id, None)
-
     def current(self, session: Session, game: Game, campaign_id: str) -> CampaignState:
         last = log.last_seq(session, campaign_id)
         cached = self._states.get(campaign_id)
