@@ -46,6 +46,13 @@ test: install chromium
 test-fast: install
 	$(BIN)/pytest -m "not e2e"
 
+# Benchmarks print figures (JSON lines); they are not tests. See docs/performance.md.
+bench: install
+	$(BIN)/python -m bench.run
+
+bench-quick: install
+	$(BIN)/python -m bench.run --quick
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -1,0 +1,1 @@
+"""Benchmarks: they print figures (one JSON line per scenario); they are not tests."""

@@ -1,0 +1,89 @@
+"""Shared by the benchmarks: a Fray server in its own process on a fresh database, and timing helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def emit(scenario: str, **figures) -> dict:
+    line = {"scenario": scenario, **figures}
+    print(json.dumps(line), flush=True)
+    return line
+
+
+def wait_healthy(url: str, process: subprocess.Popen | None = None, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process is not None and process.poll() is not None:
+            raise RuntimeError(
+                f"the server exited: {process.stderr.read().decode() if process.stderr else ''}"
+            )
+        try:
+            if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{url} did not come up")
+
+
+@contextmanager
+def fray_server(
+    database_url: str | None = None, ws: str = "websockets-sansio", extra_env: dict | None = None
+):
+    """`fray serve` in a subprocess on a free port (a fresh SQLite file unless a URL is given)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = free_port()
+        env = {
+            **os.environ,
+            "FRAY_DATABASE_URL": database_url or f"sqlite:///{tmp}/bench.db",
+            **(extra_env or {}),
+        }
+        process = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--ws", ws],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_healthy(url, process)
+            yield url, process.pid
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0

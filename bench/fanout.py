@@ -1,0 +1,230 @@
+"""Live fan-out: R rooms x C clients over real WebSockets, commands sent on a fixed schedule.
+
+Latency is action-to-last-client: from the moment a player's command is sent (HTTP) to the moment the
+last socket in that room has a message carrying that seq or a later one, on this process's monotonic
+clock. The same run against a bare Starlette broadcast server (same fragment sizes, same rate) gives
+`ratio_p99` = ours / bare.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import httpx
+import websockets
+
+from bench.common import ROOT, emit, fray_server, free_port, percentile, wait_healthy
+
+SEQ = re.compile(rb'data-seq="(\d+)"')
+
+
+@dataclass
+class Client:
+    room: str
+    received: list[tuple[int, float]] = field(default_factory=list)  # (seq, when)
+    sizes: list[int] = field(default_factory=list)
+
+    def first_at_least(self, seq: int) -> float | None:
+        for got, when in self.received:
+            if got >= seq:
+                return when
+        return None
+
+
+async def _listen(url: str, headers: dict, client: Client, ready: asyncio.Event, stop: asyncio.Event) -> None:
+    async with websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=30) as ws:
+        ready.set()
+        while not stop.is_set():
+            try:
+                message = await asyncio.wait_for(ws.recv(), 0.5)
+            except TimeoutError:
+                continue
+            now = time.monotonic()
+            data = message.encode() if isinstance(message, str) else message
+            found = SEQ.findall(data)
+            if found:
+                client.received.append((max(int(s) for s in found), now))
+                client.sizes.append(len(data))
+
+
+async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
+    """rooms: [{"id", "clients": [(ws_url, headers)]}]; send(room) -> seq, awaited in its own task."""
+    stop = asyncio.Event()
+    clients: list[Client] = []
+    listeners = []
+    for room in rooms:
+        for ws_url, headers in room["clients"]:
+            client = Client(room["id"])
+            clients.append(client)
+            ready = asyncio.Event()
+            listeners.append(asyncio.create_task(_listen(ws_url, headers, client, ready, stop)))
+            await asyncio.wait_for(ready.wait(), 30)
+    await asyncio.sleep(0.5)  # let initial catch-up messages settle
+    for client in clients:
+        client.received.clear()
+        client.sizes.clear()
+    sent: list[tuple[str, float, asyncio.Task]] = []
+
+    async def fire(room_id: str) -> int:
+        return await send(room_id)
+
+    start = time.monotonic()
+    tick = 0
+    interval = 1.0 / rate
+    while time.monotonic() - start < duration:
+        due = start + tick * interval
+        delay = due - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        for room in rooms:  # on schedule: never wait for the previous reply
+            sent.append((room["id"], time.monotonic(), asyncio.create_task(fire(room["id"]))))
+        tick += 1
+    await asyncio.gather(*(task for _, _, task in sent), return_exceptions=True)
+    await asyncio.sleep(1.0)  # let the last pushes arrive
+    stop.set()
+    await asyncio.gather(*listeners, return_exceptions=True)
+    elapsed = time.monotonic() - start
+    by_room: dict[str, list[Client]] = defaultdict(list)
+    for client in clients:
+        by_room[client.room].append(client)
+    latencies = []
+    lost = 0
+    for room_id, when, task in sent:
+        if task.exception() is not None:
+            lost += 1
+            continue
+        seq = task.result()
+        arrivals = [c.first_at_least(seq) for c in by_room[room_id]]
+        if any(a is None for a in arrivals):
+            lost += 1
+            continue
+        latencies.append(max(arrivals) - when)
+    messages = sum(len(c.received) for c in clients)
+    sizes = [s for c in clients for s in c.sizes]
+    return {
+        "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
+        "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
+        "messages_per_s": round(messages / elapsed),
+        "commands": len(sent),
+        "lost": lost,
+        "mean_message_bytes": round(sum(sizes) / len(sizes)) if sizes else 0,
+    }
+
+
+async def _fray_rooms(url: str, n_rooms: int, n_clients: int) -> tuple[list[dict], dict]:
+    rooms = []
+    senders = {}
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        for _ in range(n_rooms):
+            created = (await http.post("/api/campaigns", json={"name": "Bench", "system": "generic"})).json()
+            http.cookies.clear()
+            cid, invite = created["id"], created["invite_url"].rsplit("/", 1)[1]
+            gm = {"Authorization": f"Bearer {created['gm_token']}"}
+            await http.post(
+                f"/api/campaigns/{cid}/commands",
+                headers=gm,
+                json={"type": "generic.pool.create", "name": "Gold", "min": None},
+            )
+            clients = []
+            for i in range(n_clients):
+                seat = (
+                    await http.post(f"/api/campaigns/{cid}/join", json={"invite": invite, "name": f"P{i}"})
+                ).json()
+                http.cookies.clear()
+                headers = {"Authorization": f"Bearer {seat['token']}"}
+                if i == 0:
+                    senders[cid] = headers
+                ws_url = url.replace("http", "ws") + f"/ws/campaigns/{cid}?page=player&after=999999"
+                clients.append((ws_url, headers))
+            rooms.append({"id": cid, "clients": clients})
+    return rooms, senders
+
+
+async def fray_case(url: str, n_rooms: int, n_clients: int, rate: float, duration: float) -> dict:
+    rooms, senders = await _fray_rooms(url, n_rooms, n_clients)
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
+
+        async def send(room_id: str) -> int:
+            r = await http.post(
+                f"/api/campaigns/{room_id}/commands",
+                headers=senders[room_id],
+                json={"type": "generic.pool.adjust", "pool": "Gold", "delta": 1},
+            )
+            r.raise_for_status()
+            return r.json()["seq"]
+
+        return await _run(rooms, rate, duration, send)
+
+
+async def bare_case(url: str, n_rooms: int, n_clients: int, rate: float, duration: float, size: int) -> dict:
+    ws_base = url.replace("http", "ws")
+    rooms = [
+        {"id": f"r{r}", "clients": [(f"{ws_base}/ws/r{r}", {}) for _ in range(n_clients)]}
+        for r in range(n_rooms)
+    ]
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
+
+        async def send(room_id: str) -> int:
+            r = await http.post(f"/send/{room_id}", json={"size": size})
+            return r.json()["seq"]
+
+        return await _run(rooms, rate, duration, send)
+
+
+def bare_server():
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "bench.bare_server:app",
+            "--port",
+            str(port),
+            "--ws",
+            "websockets-sansio",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    wait_healthy(url, process)
+    return url, process
+
+
+def scenario(n_rooms: int, n_clients: int, rate: float, duration: float) -> dict:
+    with fray_server() as (url, _):
+        ours = asyncio.run(fray_case(url, n_rooms, n_clients, rate, duration))
+    url, process = bare_server()
+    try:
+        bare = asyncio.run(bare_case(url, n_rooms, n_clients, rate, duration, ours["mean_message_bytes"]))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    ratio = round(ours["p99_ms"] / bare["p99_ms"], 2) if bare["p99_ms"] else None
+    return emit(
+        f"fanout_{n_rooms}x{n_clients}",
+        rate_per_room=rate,
+        duration_s=duration,
+        **ours,
+        bare_p50_ms=bare["p50_ms"],
+        bare_p99_ms=bare["p99_ms"],
+        ratio_p99=ratio,
+    )
+
+
+def main(duration: float = 10.0) -> list[dict]:
+    return [scenario(8, 8, 5.0, duration), scenario(1, 200, 5.0, duration)]
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 10.0)
