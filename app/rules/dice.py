@@ -383,7 +383,34 @@ def roll(expression: str | Expression, roller: Roller) -> RollResult:
 
 def roll_d5(roller: Roller, count: int = 1) -> tuple[int, ...]:
     """`count` d5s: d6 faces with 6 read as 0."""
-    return tuple(read_face(f, True) for f in roller.roll(6, count))
+    return roll_d5_faces(roller, count)[1]
+
+
+def roll_d5_faces(roller: Roller, count: int = 1) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """`count` d5s as (the physical d6 faces, what they count as), for writing both into an event."""
+    faces = roller.roll(6, count)
+    return faces, tuple(read_face(f, True) for f in faces)
+
+
+def roll_record(
+    notation: str, sides: int, faces: tuple[int, ...], values: tuple[int, ...], total: int
+) -> dict:
+    """A roll that is not a plain sum (a 5x5 product, a best-of), shaped as the log shows rolls."""
+    return {
+        "expression": notation,
+        "terms": [
+            {
+                "notation": notation,
+                "sides": sides,
+                "faces": list(faces),
+                "values": list(values),
+                "kept": [True] * len(faces),
+                "sign": 1,
+            }
+        ],
+        "modifier": 0,
+        "total": total,
+    }
 
 
 def fraction_text(p: Fraction) -> str:

@@ -36,6 +36,17 @@ NOT_UNDOABLE = frozenset(
 UNDO_DEPTH = 50
 
 
+def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dice an event shows in the log: its `roll`, and/or each roll in its `rolls`."""
+    found = [data["roll"]] if isinstance(data.get("roll"), dict) else []
+    rolls = data.get("rolls")
+    if isinstance(rolls, list):
+        found += [
+            r.get("roll", r) for r in rolls if isinstance(r, dict) and isinstance(r.get("roll", r), dict)
+        ]
+    return [r for r in found if isinstance(r.get("terms"), list)]
+
+
 class Game:
     def __init__(self, system: SystemPart):
         self.system = system
@@ -52,6 +63,8 @@ class Game:
         self.describers: dict[str, Any] = {}
         for part in self.parts:
             for type_, spec in part.commands.items():
+                if system.owns_initiative and type_.startswith("generic.initiative."):
+                    continue
                 if type_ in self.commands:
                     raise ValueError(f"{part.key} redefines the command {type_}")
                 self.commands[type_] = spec
@@ -167,6 +180,7 @@ class Game:
         """Everything this viewer may see, and nothing else: templates and JSON replies read only this."""
         out = campaign_view.view(state, viewer)
         out["campaign"]["system_title"] = self.system.title
+        out["campaign"]["owns_initiative"] = self.system.owns_initiative
         out.update(GENERIC.view(state, viewer) if GENERIC.view else {})
         if self.system is not GENERIC and self.system.view:
             out["system"] = self.system.view(state, viewer)
@@ -193,7 +207,7 @@ class Game:
                     "at": e.at,
                     "undone": e.seq in undone,
                     "secret": e.audience != "all",
-                    "roll": e.data.get("roll") if isinstance(e.data.get("roll"), dict) else None,
+                    "rolls": _rolls_of(e.data),
                 }
             )
         return entries

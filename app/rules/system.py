@@ -196,6 +196,7 @@ class Option(Frozen):
     group: str = ""
     hint: str = ""
     rolls: bool = False  # takes typed dice in a manual-dice campaign
+    inputs: tuple[str, ...] = ()  # fields the page must still fill in (a map point: ("x", "y"))
 
 
 class PromptChoice(Frozen):
@@ -214,6 +215,7 @@ class Prompt(Frozen):
     answer: str  # the command type that answers it
     choices: tuple[PromptChoice, ...] = ()
     data: dict[str, Any] = Field(default_factory=dict)
+    outlives_encounter: bool = False  # kept open when the encounter ends
 
     def visible_to(self, viewer: Viewer) -> bool:
         return viewer.is_gm or self.to in viewer.participants
@@ -247,6 +249,7 @@ class SystemPart:
     parse_setup: Callable[[CampaignState, dict[str, Any]], dict[str, Any]] | None = None  # encounter set-up
     options: Callable[[CampaignState, Viewer], list[Option]] | None = None
     view: Callable[[CampaignState, Viewer], dict[str, Any]] | None = None
+    owns_initiative: bool = False  # the system keeps the turn order: generic.initiative.* are not offered
     docs: str = ""  # path of the GM's rules page, relative to docs/
     demo: DemoScript | None = None
 

@@ -122,12 +122,14 @@ def encounter_started(state: CampaignState, event: Event) -> CampaignState:
 def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
     e = state.encounter(event.data["encounter"])
     ended = e.model_copy(update={"status": "ended", "ended_seq": event.seq})
+    # A choice the fight's end itself brings (a Victory Rush, say) stays open after it.
+    kept = tuple(p for p in state.prompts if p.outlives_encounter)
     return state.model_copy(
         update={
             "encounters": replace_item(state.encounters, ended),
             "active_encounter": None,
             "initiative": Initiative(),
-            "prompts": (),
+            "prompts": kept,
         }
     )
 

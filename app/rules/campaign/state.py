@@ -207,9 +207,14 @@ def close_prompt(state: CampaignState, prompt_id: str) -> CampaignState:
     return state.model_copy(update={"prompts": tuple(p for p in state.prompts if p.id != prompt_id)})
 
 
-def check_answer(state: CampaignState, prompt_id: str, actor: Viewer) -> Prompt:
-    """The open prompt `prompt_id`, if `actor` is its addressee (the GM answers for its own characters)."""
+def check_answer(state: CampaignState, prompt_id: str, actor: Viewer, gm_may_answer: bool = False) -> Prompt:
+    """The open prompt `prompt_id`, if `actor` is its addressee.
+
+    The GM answers for its own characters, and for anyone's when `gm_may_answer` (a player stepped away).
+    """
     prompt = state.prompt(prompt_id)
+    if gm_may_answer and actor.is_gm:
+        return prompt
     if prompt.to == "gm":
         if not actor.is_gm:
             raise Forbidden("This choice is the GM's.")

@@ -1207,7 +1207,7 @@ def test_undo_of_a_public_roll_is_seen_by_everyone_in_the_log(t: Table):
     assert entries[0]["type"] == "campaign.undone"
     (logged,) = [e for e in entries if e["seq"] == rolled.seq]
     assert logged["undone"] is True
-    assert logged["roll"]["total"] == 4
+    assert logged["rolls"][0]["total"] == 4
 
 
 # --- who may act, who may see --------------------------------------------------------------------

@@ -1,0 +1,77 @@
+"""The composed decider's contract pieces that game systems lean on."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rules import dice
+from app.rules.campaign.state import CampaignState, Encounter, Participant, SeatInfo, check_answer
+from app.rules.dice import ManualRoller
+from app.rules.errors import Forbidden
+from app.rules.game import Game
+from app.rules.generic import SYSTEM as GENERIC
+from app.rules.system import Event, Prompt, SystemPart, Viewer
+
+
+def _state() -> CampaignState:
+    return CampaignState(
+        id="c",
+        name="C",
+        system="generic",
+        seq=10,
+        seats=(SeatInfo(id="gm", name="GM", role="gm"), SeatInfo(id="s1", name="Ann", role="player")),
+        participants=(Participant(id="p1", name="Aria", owner="s1"),),
+        encounters=(Encounter(id="e1", name="Ford", status="active"),),
+        active_encounter="e1",
+        prompts=(
+            Prompt(
+                id="rush", to="p1", kind="victory_rush", text="Pick", answer="x.rush", outlives_encounter=True
+            ),
+            Prompt(id="dodge", to="p1", kind="dodge", text="Dodge?", answer="x.dodge"),
+        ),
+    )
+
+
+def test_only_prompts_marked_so_outlive_the_encounter():
+    game = Game(GENERIC)
+    ended = game.evolve(
+        _state(),
+        Event(seq=11, batch=11, type="campaign.encounter_ended", data={"encounter": "e1", "name": "Ford"}),
+    )
+    assert [p.id for p in ended.prompts] == ["rush"]
+    assert ended.active_encounter is None
+
+
+def test_the_gm_answers_a_players_prompt_only_where_the_system_allows():
+    state = _state()
+    gm = Viewer(seat_id="gm", role="gm")
+    with pytest.raises(Forbidden, match="Aria's player"):
+        check_answer(state, "dodge", gm)
+    assert check_answer(state, "dodge", gm, gm_may_answer=True).id == "dodge"
+    assert check_answer(state, "dodge", state.viewer_for("s1", "player")).id == "dodge"
+
+
+def test_a_system_that_keeps_its_own_turn_order_hides_the_generic_initiative_commands():
+    plain = Game(SystemPart(key="plain", title="Plain"))
+    owner = Game(SystemPart(key="own", title="Own order", owns_initiative=True))
+    assert "generic.initiative.next" in plain.commands
+    assert not any(t.startswith("generic.initiative.") for t in owner.commands)
+    assert "generic.roll" in owner.commands
+    assert owner.view(_state(), Viewer(role="gm"))["campaign"]["owns_initiative"] is True
+
+
+def test_the_log_shows_every_roll_of_an_event():
+    game = Game(GENERIC)
+    one = dice.roll("2d6", ManualRoller([3, 4])).as_dict()
+    faces, values = dice.roll_d5_faces(ManualRoller([6, 2]), 2)
+    product = dice.roll_record("5x5", 6, faces, values, values[0] * values[1])
+    event = Event(
+        seq=11,
+        batch=11,
+        type="generic.initiative_rolled",
+        data={"expression": "1d20", "rolls": [{"name": "Aria", "value": 7, "roll": one}, product]},
+    )
+    entry = game.log_entries(_state(), [event], Viewer(role="gm"))[0]
+    assert [r["total"] for r in entry["rolls"]] == [7, 0]
+    assert entry["rolls"][1]["terms"][0]["faces"] == [6, 2]
+    assert entry["rolls"][1]["terms"][0]["values"] == [0, 2]
