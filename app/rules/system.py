@@ -216,6 +216,7 @@ class Prompt(Frozen):
     choices: tuple[PromptChoice, ...] = ()
     data: dict[str, Any] = Field(default_factory=dict)
     outlives_encounter: bool = False  # kept open when the encounter ends
+    blocking: bool = True  # False: a notice the table need not wait for (knocked down, out of luck)
 
     def visible_to(self, viewer: Viewer) -> bool:
         return viewer.is_gm or self.to in viewer.participants
