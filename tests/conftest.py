@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import socket
 import threading
@@ -14,11 +15,19 @@ import httpx
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
+from hypothesis import settings as hypothesis_settings
 
 from app.main import create_app
 from app.settings import Settings
 from app.store.migrate import upgrade
 from tests.helpers import Table
+
+
+# CI replays the same examples every run (a landing must not hinge on a lucky draw) and has no
+# per-example deadline on a busy machine; at a desk, Hypothesis keeps exploring new examples.
+hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+hypothesis_settings.register_profile("dev", deadline=None)
+hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(scope="session")
