@@ -22,7 +22,6 @@ from app.settings import Settings
 from app.store.migrate import upgrade
 from tests.helpers import Table
 
-
 # CI replays the same examples every run (a landing must not hinge on a lucky draw) and has no
 # per-example deadline on a busy machine; at a desk, Hypothesis keeps exploring new examples.
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
