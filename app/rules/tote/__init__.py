@@ -1,0 +1,34 @@
+"""TOTE (Tales from the Torn Earth) combat 1.1: Initiative spent on declared actions, engagement,
+to-hit against Block, Effect tests, criticals by weapon type and the injury track that blocks faces.
+
+Exported as DRAFT_SYSTEM until its pages exist (the registry only picks up packages with SYSTEM).
+"""
+
+from app.rules.system import SystemPart
+from app.rules.tote.commands import COMMANDS
+from app.rules.tote.demo import DEMO
+from app.rules.tote.log import DESCRIBERS
+from app.rules.tote.model import Settings, ToteState, initial_ext
+from app.rules.tote.reducers import REDUCERS
+from app.rules.tote.setup import parse_setup
+from app.rules.tote.view import options, view
+
+DRAFT_SYSTEM = SystemPart(
+    key="tote",
+    title="TOTE (Tales from the Torn Earth)",
+    summary="Initiative as a currency: declare lowest first, resolve highest first; engagement, "
+    "Block and Resist, criticals by weapon, injuries that take faces off your dice.",
+    commands=COMMANDS,
+    reducers=REDUCERS,
+    describers=DESCRIBERS,
+    ext_model=ToteState,
+    settings_model=Settings,
+    initial_ext=initial_ext,
+    parse_setup=parse_setup,
+    options=options,
+    view=view,
+    docs="rules/tote.md",
+    demo=DEMO,
+)
+
+__all__ = ["DRAFT_SYSTEM"]

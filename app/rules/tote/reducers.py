@@ -1,0 +1,392 @@
+"""Reducers for `tote.*` events (and the encounter's start and end): pure, no checks, no dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
+from app.rules.system import Event, Prompt, PromptChoice
+from app.rules.tote.model import Combatant, Declaration, Enemy, Fight, Hero, ToteState, Unit
+from app.rules.tote.rules import ext, out_reason, pair
+
+# --- small updates ------------------------------------------------------------------------------
+
+
+def _put(state: CampaignState, x: ToteState) -> CampaignState:
+    return state.model_copy(update={"ext": x})
+
+
+def _with_fight(state: CampaignState, f: Fight | None) -> CampaignState:
+    return _put(state, ext(state).model_copy(update={"fight": f}))
+
+
+def _fight(state: CampaignState) -> Fight:
+    f = ext(state).fight
+    assert f is not None
+    return f
+
+
+def _sheet_update(state: CampaignState, pid: str, **changes: Any) -> CampaignState:
+    x = ext(state)
+    heroes = tuple(h.model_copy(update=changes) if h.id == pid else h for h in x.heroes)
+    enemies = tuple(e.model_copy(update=changes) if e.id == pid else e for e in x.enemies)
+    return _put(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
+
+
+def _combatant(f: Fight, pid: str, **changes: Any) -> Fight:
+    return f.model_copy(
+        update={"combatants": tuple(c.model_copy(update=changes) if c.id == pid else c for c in f.combatants)}
+    )
+
+
+def _unit_value(f: Fight, unit_id: str, delta: int) -> Fight:
+    units = tuple(
+        u.model_copy(update={"value": max(0, (u.value or 0) + delta)}) if u.id == unit_id else u
+        for u in f.units
+    )
+    return f.model_copy(update={"units": units})
+
+
+def _decl(f: Fight, decl_id: str | None, **changes: Any) -> Fight:
+    if decl_id is None:
+        return f
+    return f.model_copy(
+        update={
+            "declarations": tuple(
+                d.model_copy(update=changes) if d.id == decl_id else d for d in f.declarations
+            )
+        }
+    )
+
+
+def _unit_id(f: Fight, pid: str) -> str:
+    return next(c.unit for c in f.combatants if c.id == pid)
+
+
+def _spent(state: CampaignState, data: dict[str, Any]) -> CampaignState:
+    """An action resolved: its declaration is done and its Initiative spent (TO-I-2)."""
+    f = _fight(state)
+    f = _decl(f, data.get("declaration"), state="done")
+    if data.get("spend"):
+        f = _unit_value(f, _unit_id(f, data["actor"]), -data["spend"])
+    return _with_fight(state, f)
+
+
+def settle(state: CampaignState) -> CampaignState:
+    """Whoever has fled, fallen or gone leaves the order: engagements, pending actions and questions."""
+    f = ext(state).fight
+    if f is None:
+        return state
+    gone = {c.id for c in f.combatants if out_reason(state, c.id) is not None}
+    if not gone:
+        return state
+    f = f.model_copy(
+        update={
+            "engaged": tuple(p for p in f.engaged if not gone.intersection(p)),
+            "declarations": tuple(
+                d.model_copy(update={"state": "lost"}) if d.state == "pending" and d.actor in gone else d
+                for d in f.declarations
+            ),
+        }
+    )
+    state = _with_fight(state, f)
+    for p in state.prompts:
+        involved = {p.to, p.data.get("attacker"), p.data.get("defender")}
+        if p.kind.startswith("tote.") and gone.intersection(involved):
+            state = close_prompt(state, p.id)
+    return state
+
+
+# --- sheets ---------------------------------------------------------------------------------------
+
+
+def hero_set(state: CampaignState, event: Event) -> CampaignState:
+    hero = Hero.model_validate(event.data["hero"])
+    x = ext(state)
+    heroes = (*(h for h in x.heroes if h.id != hero.id), hero)
+    enemies = tuple(e for e in x.enemies if e.id != hero.id)
+    return _put(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
+
+
+def enemy_set(state: CampaignState, event: Event) -> CampaignState:
+    enemy = Enemy.model_validate(event.data["enemy"])
+    x = ext(state)
+    enemies = (*(e for e in x.enemies if e.id != enemy.id), enemy)
+    heroes = tuple(h for h in x.heroes if h.id != enemy.id)
+    return _put(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
+
+
+def adjusted(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    changes = {k: d[k] for k in ("resolve", "injuries") if d.get(k) is not None}
+    if changes:
+        state = _sheet_update(state, d["participant"], **changes)
+    f = ext(state).fight
+    if f is not None and d.get("initiative") is not None:
+        unit_id = _unit_id(f, d["participant"])
+        units = tuple(
+            u.model_copy(update={"value": d["initiative"]}) if u.id == unit_id else u for u in f.units
+        )
+        state = _with_fight(state, f.model_copy(update={"units": units}))
+    return settle(state)
+
+
+def participant_removed(state: CampaignState, event: Event) -> CampaignState:
+    pid = event.data["participant"]
+    x = ext(state)
+    x = x.model_copy(
+        update={
+            "heroes": tuple(h for h in x.heroes if h.id != pid),
+            "enemies": tuple(e for e in x.enemies if e.id != pid),
+        }
+    )
+    f = x.fight
+    if f is not None and any(c.id == pid for c in f.combatants):
+        units = tuple(
+            u.model_copy(update={"members": tuple(m for m in u.members if m != pid)}) for u in f.units
+        )
+        f = f.model_copy(
+            update={
+                "combatants": tuple(c for c in f.combatants if c.id != pid),
+                "units": tuple(u for u in units if u.members),
+                "engaged": tuple(p for p in f.engaged if pid not in p),
+                "order": tuple(o for o in f.order if o != pid),
+                "declarations": tuple(
+                    d.model_copy(update={"state": "lost"}) if d.state == "pending" and d.actor == pid else d
+                    for d in f.declarations
+                ),
+            }
+        )
+        x = x.model_copy(update={"fight": f})
+    return _put(state, x)
+
+
+# --- the fight's frame ----------------------------------------------------------------------------
+
+
+def _new_combatant(state: CampaignState, pid: str, band: str) -> tuple[Combatant, str] | None:
+    x = ext(state)
+    hero = next((h for h in x.heroes if h.id == pid), None)
+    enemy = next((e for e in x.enemies if e.id == pid), None)
+    if hero is None and enemy is None:
+        return None
+    unit_id = f"g:{enemy.group}" if enemy is not None and enemy.group else pid
+    side = "hero" if hero is not None else "enemy"
+    return Combatant(id=pid, side=side, unit=unit_id, band=band), unit_id  # type: ignore[arg-type]
+
+
+def _add_combatant(f: Fight, c: Combatant) -> Fight:
+    units = list(f.units)
+    existing = next((u for u in units if u.id == c.unit), None)
+    if existing is None:
+        units.append(Unit(id=c.unit, members=(c.id,)))
+    else:
+        units = [u.model_copy(update={"members": (*u.members, c.id)}) if u.id == c.unit else u for u in units]
+    return f.model_copy(update={"combatants": (*f.combatants, c), "units": tuple(units)})
+
+
+def encounter_started(state: CampaignState, event: Event) -> CampaignState:
+    encounter = state.encounter(event.data["encounter"])
+    distance = encounter.setup.get("distance", "close")
+    f = Fight(encounter=encounter.id, distance=distance)
+    for pid in event.data.get("participants", ()):
+        made = _new_combatant(state, pid, distance)
+        if made is not None:
+            f = _add_combatant(f, made[0])
+    return _with_fight(state, f)
+
+
+def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
+    return _with_fight(state, None)
+
+
+def joined(state: CampaignState, event: Event) -> CampaignState:
+    made = _new_combatant(state, event.data["participant"], event.data["band"])
+    if made is None:
+        return state
+    return _with_fight(state, _add_combatant(_fight(state), made[0]))
+
+
+def placed(state: CampaignState, event: Event) -> CampaignState:
+    f = _fight(state)
+    pid, to = event.data["participant"], event.data["to"]
+    f = _combatant(f, pid, band=to)
+    if to != "melee":
+        f = f.model_copy(update={"engaged": tuple(p for p in f.engaged if pid not in p)})
+    return _with_fight(state, f)
+
+
+def initiative_rolled(state: CampaignState, event: Event) -> CampaignState:
+    f = _fight(state)
+    value = event.data["value"]
+    units = tuple(
+        u.model_copy(update={"value": value, "start": value}) if u.id == event.data["unit"] else u
+        for u in f.units
+    )
+    return _with_fight(state, f.model_copy(update={"units": units}))
+
+
+def round_started(state: CampaignState, event: Event) -> CampaignState:
+    f = _fight(state)
+    f = f.model_copy(
+        update={"round": event.data["round"], "phase": "declare", "order": tuple(event.data["order"])}
+    )
+    return _with_fight(state, f)
+
+
+def declared(state: CampaignState, event: Event) -> CampaignState:
+    f = _fight(state)
+    d = Declaration.model_validate(event.data["declaration"])
+    return _with_fight(state, f.model_copy(update={"declarations": (*f.declarations, d)}))
+
+
+def resolution_started(state: CampaignState, event: Event) -> CampaignState:
+    return _with_fight(state, _fight(state).model_copy(update={"phase": "resolve"}))
+
+
+def round_ended(state: CampaignState, event: Event) -> CampaignState:
+    """TO-DF-1's +2 for Defenders left alone; TO-E-2's disengagement; a fresh round's flags."""
+    f = _fight(state)
+    for gain in event.data.get("gains", ()):
+        f = _unit_value(f, gain["unit"], gain["gain"])
+    leaving = set(event.data.get("disengaged", ()))
+    f = f.model_copy(
+        update={
+            "engaged": tuple(p for p in f.engaged if not leaving.intersection(p)),
+            "combatants": tuple(
+                c.model_copy(update={"attacked": False, "responses": 0, "disengaging": False})
+                for c in f.combatants
+            ),
+        }
+    )
+    state = _with_fight(state, f)
+    for p in state.prompts:
+        if p.kind == "tote.knocked_down" and p.data.get("down_round", 0) <= event.data["round"]:
+            state = close_prompt(state, p.id)
+    return state
+
+
+def fight_over(state: CampaignState, event: Event) -> CampaignState:
+    f = _fight(state).model_copy(update={"phase": "over", "winner": event.data.get("winner")})
+    state = _with_fight(state, f)
+    for p in state.prompts:
+        if p.kind.startswith("tote."):
+            state = close_prompt(state, p.id)
+    return state
+
+
+# --- actions --------------------------------------------------------------------------------------
+
+
+def _open(state: CampaignState, spec: dict[str, Any] | None) -> CampaignState:
+    if not spec:
+        return state
+    prompt = Prompt(
+        id=spec["id"],
+        to=spec["to"],
+        kind=spec["kind"],
+        text=spec["text"],
+        answer=spec["answer"],
+        choices=tuple(PromptChoice(key=k, label=label) for k, label in spec["choices"]),
+        data=spec.get("data", {}),
+    )
+    return open_prompt(state, prompt)
+
+
+def attacked(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    state = _spent(state, d)
+    x = ext(state)
+    target = next((s for s in (*x.heroes, *x.enemies) if s.id == d["target"]), None)
+    if target is not None and (d["absorbed"] or d["marks"]):
+        state = _sheet_update(
+            state,
+            target.id,
+            resolve=target.resolve - d["absorbed"],
+            injuries=min(len(target.track), target.injuries + d["marks"]),
+        )
+    f = _fight(state)
+    f = _combatant(f, d["target"], attacked=True)
+    if d["kind"] == "response":
+        responder = next(c for c in f.combatants if c.id == d["actor"])
+        f = _combatant(f, d["actor"], responses=responder.responses + 1)
+    if d["kind"] == "return":
+        f = _decl(f, d.get("replaces"), state="returned")
+    duo = pair(d["actor"], d["target"])
+    if d["engage"] and duo not in f.engaged:
+        f = f.model_copy(update={"engaged": (*f.engaged, duo)})
+    if d["knocked_down"]:
+        f = _combatant(f, d["target"], down_round=d["down_round"])
+        f = f.model_copy(update={"engaged": tuple(p for p in f.engaged if p != duo)})
+    state = _with_fight(state, f)
+    state = _open(state, d.get("ask"))
+    state = _open(state, d.get("notice"))
+    return settle(state)
+
+
+def intimidated(state: CampaignState, event: Event) -> CampaignState:
+    state = _spent(state, event.data)
+    f = _unit_value(_fight(state), event.data["unit"], -event.data["lost"])
+    return _with_fight(state, f)
+
+
+def moved(state: CampaignState, event: Event) -> CampaignState:
+    state = _spent(state, event.data)
+    to = event.data["to"]
+    f = _fight(state)
+    f = (
+        _combatant(f, event.data["actor"], fled=True)
+        if to is None
+        else _combatant(f, event.data["actor"], band=to)
+    )
+    return settle(_with_fight(state, f))
+
+
+def recovered(state: CampaignState, event: Event) -> CampaignState:
+    state = _spent(state, event.data)
+    pid = event.data["actor"]
+    s = next(s for s in (*ext(state).heroes, *ext(state).enemies) if s.id == pid)
+    return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + event.data["gained"]))
+
+
+def defending(state: CampaignState, event: Event) -> CampaignState:
+    return _spent(state, event.data)
+
+
+def disengaging(state: CampaignState, event: Event) -> CampaignState:
+    state = _spent(state, event.data)
+    return _with_fight(state, _combatant(_fight(state), event.data["actor"], disengaging=True))
+
+
+def action_lost(state: CampaignState, event: Event) -> CampaignState:
+    return _with_fight(state, _decl(_fight(state), event.data["declaration"], state="lost"))
+
+
+def answered(state: CampaignState, event: Event) -> CampaignState:
+    return close_prompt(state, event.data["prompt"])
+
+
+REDUCERS = {
+    "tote.hero_set": hero_set,
+    "tote.enemy_set": enemy_set,
+    "tote.adjusted": adjusted,
+    "tote.joined": joined,
+    "tote.placed": placed,
+    "tote.initiative_rolled": initiative_rolled,
+    "tote.round_started": round_started,
+    "tote.declared": declared,
+    "tote.resolution_started": resolution_started,
+    "tote.attacked": attacked,
+    "tote.intimidated": intimidated,
+    "tote.moved": moved,
+    "tote.recovered": recovered,
+    "tote.defending": defending,
+    "tote.disengaging": disengaging,
+    "tote.action_lost": action_lost,
+    "tote.answered": answered,
+    "tote.round_ended": round_ended,
+    "tote.fight_over": fight_over,
+    "campaign.encounter_started": encounter_started,
+    "campaign.encounter_ended": encounter_ended,
+    "campaign.participant_removed": participant_removed,
+}

@@ -1,0 +1,178 @@
+"""Sheet commands (`tote.hero`, `tote.enemy`, `tote.adjust`): characters and gear come in as JSON."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from app.rules.campaign.state import CampaignState
+from app.rules.errors import InputError, RuleError
+from app.rules.system import Command, Ctx, NewEvent, audience_of
+from app.rules.tote.flow import Sim, advance
+from app.rules.tote.model import ARMOUR, HERO_TRACK, Enemy, Hero, Weapon
+from app.rules.tote.rules import combatant, name, sheet, the_fight
+
+Ref = Field(min_length=1, max_length=64)
+
+
+def _lower_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k).strip().lower(): v for k, v in value.items()}
+    return value
+
+
+def _check_track(track: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    if track is None:
+        return None
+    labels = tuple(str(t).strip().upper() for t in track)
+    if not labels or labels[-1] != "U":
+        raise ValueError("an injury track ends with its U circle")
+    for label in labels[:-1]:
+        if label not in ("1", "2", "3", "4", "5", "6", "N"):
+            raise ValueError(f"'{label}' is not a circle: use 1 to 6, N or a last U")
+    return labels
+
+
+class SheetFields(Command):
+    participant: str = Ref
+    resolve: int = Field(ge=0, le=100)
+    current_resolve: int | None = Field(default=None, ge=0, le=100)
+    block: int = Field(ge=0, le=40)
+    resist: int = Field(ge=0, le=40)
+    encumbrance: int | None = Field(default=None, ge=0, le=100)
+    weapons: tuple[Weapon, ...] = Field(default=(), max_length=8)
+    track: tuple[str, ...] | None = Field(default=None, min_length=1, max_length=20)
+    injuries: int = Field(default=0, ge=0, le=20)
+
+    @field_validator("track")
+    @classmethod
+    def _track(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        return _check_track(value)
+
+    @model_validator(mode="after")
+    def _fits(self) -> SheetFields:
+        if self.current_resolve is not None and self.current_resolve > self.resolve:
+            raise ValueError("current Resolve cannot be above the starting total")
+        if self.injuries > len(self.track or HERO_TRACK):
+            raise ValueError("more injuries than circles on the track")
+        return self
+
+
+class SetHero(SheetFields):
+    type: Literal["tote.hero"] = "tote.hero"
+    skills: dict[str, int] = Field(default_factory=dict, max_length=20)
+    specialisations: dict[str, int] = Field(default_factory=dict, max_length=20)
+    totems: dict[str, int] = Field(default_factory=dict, max_length=10)
+    armour: tuple[str, ...] = Field(default=(), max_length=2)
+
+    @field_validator("skills", "specialisations", "totems", mode="before")
+    @classmethod
+    def _keys(cls, value: Any) -> Any:
+        return _lower_keys(value)
+
+    @model_validator(mode="after")
+    def _ranges(self) -> SetHero:
+        for skill, rating in self.skills.items():
+            if not 0 <= rating <= 5:
+                raise ValueError(f"{skill} must be rated 0 to 5")
+        for skill, bonus in self.specialisations.items():
+            if not 0 <= bonus <= 5:
+                raise ValueError(f"a specialisation in {skill} gives +0 to +5")
+        for totem, value in self.totems.items():
+            if not 0 <= value <= 10:
+                raise ValueError(f"the {totem} totem must be 0 to 10")
+        return self
+
+
+class SetEnemy(SheetFields):
+    type: Literal["tote.enemy"] = "tote.enemy"
+    rating: int = Field(ge=0, le=10)
+    group: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class Adjust(Command):
+    type: Literal["tote.adjust"] = "tote.adjust"
+    participant: str = Ref
+    resolve: int | None = Field(default=None, ge=0, le=100)
+    injuries: int | None = Field(default=None, ge=0, le=20)
+    initiative: int | None = Field(default=None, ge=0, le=100)
+
+
+def _common(cmd: SheetFields, track: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "resolve_max": cmd.resolve,
+        "resolve": cmd.resolve if cmd.current_resolve is None else cmd.current_resolve,
+        "block": cmd.block,
+        "resist": cmd.resist,
+        "weapons": [w.model_dump() for w in cmd.weapons],
+        "track": list(track),
+        "injuries": cmd.injuries,
+    }
+
+
+# --- sheets ---------------------------------------------------------------------------------------
+
+
+def set_hero(state: CampaignState, cmd: SetHero, ctx: Ctx) -> list[NewEvent]:
+    pid = state.participant(cmd.participant).id
+    armour = []
+    for piece in cmd.armour:
+        known = next((a for a in ARMOUR if a.casefold() == piece.strip().casefold()), None)
+        if known is None:
+            raise InputError(f"'{piece}' is not in the armour table: choose from {', '.join(ARMOUR)}.")
+        armour.append(known)
+    encumbrance = sum(ARMOUR[a][1] for a in armour) if cmd.encumbrance is None else cmd.encumbrance
+    hero = Hero.model_validate(
+        {
+            "id": pid,
+            "skills": cmd.skills,
+            "specialisations": cmd.specialisations,
+            "totems": cmd.totems,
+            "armour": armour,
+            "encumbrance": encumbrance,
+            **_common(cmd, cmd.track or HERO_TRACK),
+        }
+    )
+    return [
+        NewEvent(type="tote.hero_set", data={"hero": hero.model_dump(mode="json")}, audience=audience_of(pid))
+    ]
+
+
+def set_enemy(state: CampaignState, cmd: SetEnemy, ctx: Ctx) -> list[NewEvent]:
+    pid = state.participant(cmd.participant).id
+    enemy = Enemy.model_validate(
+        {
+            "id": pid,
+            "rating": cmd.rating,
+            "encumbrance": cmd.encumbrance or 0,
+            "group": cmd.group,
+            **_common(cmd, cmd.track or HERO_TRACK),
+        }
+    )
+    return [NewEvent(type="tote.enemy_set", data={"enemy": enemy.model_dump(mode="json")}, audience="gm")]
+
+
+def adjust(state: CampaignState, cmd: Adjust, ctx: Ctx) -> list[NewEvent]:
+    pid = state.participant(cmd.participant).id
+    s = sheet(state, pid)
+    if s is None:
+        raise RuleError(f"{name(state, pid)} has no TOTE sheet yet.")
+    if cmd.resolve is not None and cmd.resolve > s.resolve_max:
+        raise RuleError(
+            f"{name(state, pid)}'s Resolve cannot go above its start, {s.resolve_max}.", rule="TO-RC-1"
+        )
+    if cmd.injuries is not None and cmd.injuries > len(s.track):
+        raise RuleError(f"{name(state, pid)}'s track has {len(s.track)} circles.", rule="TO-J-2")
+    if cmd.initiative is not None:
+        f = the_fight(state)
+        if combatant(f, pid) is None:
+            raise RuleError(f"{name(state, pid)} is not in this fight.")
+    if cmd.resolve is None and cmd.injuries is None and cmd.initiative is None:
+        raise RuleError("Nothing to change: give Resolve, injuries or Initiative.")
+    sim = Sim(state)
+    data = {"participant": pid, "name": name(state, pid), "resolve": cmd.resolve, "injuries": cmd.injuries}
+    data["initiative"] = cmd.initiative
+    sim.add("tote.adjusted", data, "gm" if isinstance(s, Enemy) else "all")
+    advance(sim)
+    return sim.events

@@ -1,0 +1,32 @@
+"""The Trinity Code 2.0: combat moves, range bands, advantage, karma, Luck, harm, stress and healing.
+
+Exported as DRAFT_SYSTEM until its pages exist; the lead renames it SYSTEM so the registry finds it.
+"""
+
+from app.rules.system import SystemPart
+from app.rules.trinity.demo import DEMO
+from app.rules.trinity.describe import DESCRIBERS
+from app.rules.trinity.options import options
+from app.rules.trinity.reducers import REDUCERS
+from app.rules.trinity.state import Settings, TrinityState, initial_ext
+from app.rules.trinity.table import COMMANDS, parse_setup
+from app.rules.trinity.view import view
+
+DRAFT_SYSTEM = SystemPart(
+    key="trinity",
+    title="The Trinity Code 2.0",
+    summary="Investigations and fights by range band: advantage, shared karma pools, Luck, harm and stress.",
+    commands=COMMANDS,
+    reducers=REDUCERS,
+    describers=DESCRIBERS,
+    ext_model=TrinityState,
+    settings_model=Settings,
+    initial_ext=initial_ext,
+    parse_setup=parse_setup,
+    options=options,
+    view=view,
+    docs="rules/trinity.md",
+    demo=DEMO,
+)
+
+__all__ = ["DRAFT_SYSTEM"]

@@ -1,0 +1,449 @@
+"""Reducers for `triptycho.*` events (and the campaign events Triptycho follows): no checks, no dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
+from app.rules.system import Event, Prompt
+from app.rules.triptycho.board import BattleMap, Border, Section, index
+from app.rules.triptycho.state import (
+    Attack,
+    Block,
+    Climb,
+    Entity,
+    FarBlock,
+    GrantedMove,
+    TriptychoState,
+    Turn,
+    ext_of,
+    put_entity,
+    with_ext,
+)
+
+Reducer = Callable[[CampaignState, Event], CampaignState]
+
+
+def _ext(fn: Callable[[TriptychoState, dict[str, Any]], TriptychoState]) -> Reducer:
+    """A reducer that only changes Triptycho's own state."""
+
+    def reducer(state: CampaignState, event: Event) -> CampaignState:
+        return with_ext(state, fn(ext_of(state), event.data))
+
+    return reducer
+
+
+def _entity(fn: Callable[[Entity, dict[str, Any]], dict[str, Any]]) -> Reducer:
+    """A reducer that changes one entity (named by data['participant'])."""
+
+    def reducer(state: CampaignState, event: Event) -> CampaignState:
+        ext = ext_of(state)
+        e = ext.entity(event.data["participant"])
+        if e is None:
+            return state
+        return with_ext(state, put_entity(ext, e.model_copy(update=fn(e, event.data))))
+
+    return reducer
+
+
+def _turn(ext: TriptychoState, **changes: Any) -> TriptychoState:
+    return ext.model_copy(update={"turn": ext.turn.model_copy(update=changes)})
+
+
+# --- maps ------------------------------------------------------------------------------------------
+
+
+def map_saved(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    m = BattleMap.model_validate(d["map"])
+    maps = tuple(x for x in ext.maps if x.id != m.id)
+    return ext.model_copy(update={"maps": (*maps, m)})
+
+
+def map_deleted(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    return ext.model_copy(update={"maps": tuple(m for m in ext.maps if m.id != d["map"])})
+
+
+def map_loaded(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    off = set(d["unplaced"])
+    entities = tuple(
+        e.model_copy(update={"sections": (), "block": None, "climbing": None}) if e.id in off else e
+        for e in ext.entities
+    )
+    return ext.model_copy(
+        update={"board": BattleMap.model_validate(d["map"]), "entities": entities, "far_blocks": ()}
+    )
+
+
+def section_changed(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    board = ext.board
+    assert board is not None
+    sections = tuple(s.model_copy(update=d["changes"]) if s.id == d["section"] else s for s in board.sections)
+    return ext.model_copy(update={"board": _rebuilt(board, sections, board.borders)})
+
+
+def border_changed(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    board = ext.board
+    assert board is not None
+    new = Border.model_validate(d["border"])
+    pair = {new.a, new.b}
+    borders = (*(b for b in board.borders if {b.a, b.b} != pair), new)
+    return ext.model_copy(update={"board": _rebuilt(board, board.sections, borders)})
+
+
+def _rebuilt(board: BattleMap, sections: tuple[Section, ...], borders: tuple[Border, ...]) -> BattleMap:
+    # A new map object gets a new graph index; the shapes were checked when the map was saved.
+    m = board.model_copy(update={"sections": sections, "borders": borders})
+    index(m)
+    return m
+
+
+# --- characters ---------------------------------------------------------------------------------------
+
+
+def sheet_set(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    sheet = dict(d["sheet"])
+    old = ext.entity(sheet["id"])
+    kept = old.model_dump(exclude=set(sheet)) if old else {}
+    # Copies of cards the new sheet no longer has leave the deck, hand and discard pile.
+    ids = {c["id"] for c in sheet["cards"]}
+    for pile in ("deck", "hand", "discard"):
+        if pile in kept:
+            kept[pile] = [i for i in kept[pile] if i.split("#", 1)[0] in ids]
+    return put_entity(ext, Entity.model_validate({**kept, **sheet}))
+
+
+def placed(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    sections = tuple(d["sections"])
+    block = e.block if e.block and e.block.section in sections else None
+    return {"sections": sections, "climbing": None, "block": block, "underwater": False}
+
+
+def moved(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    to = d["path"][-1]
+    changes: dict[str, Any] = {"sections": (to,), "climbing": None, "underwater": False}
+    if e.block is not None and e.block.section != to:
+        changes["block"] = None  # TP-BL-2: leaving the section lowers the block
+    return changes
+
+
+def moved_turn(state: CampaignState, event: Event) -> CampaignState:
+    return _spend_move(state, event.data.get("move"), event.data["participant"])
+
+
+def _spend_move(state: CampaignState, move: str | None, pid: str) -> CampaignState:
+    ext = ext_of(state)
+    if move == "innate":
+        return with_ext(state, _turn(ext, moved=True))
+    if move:
+        return with_ext(state, _turn(ext, moves=tuple(m for m in ext.turn.moves if m.id != move)))
+    return state
+
+
+def climbed(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    if d["done"]:
+        return {"sections": (d["to"],), "climbing": None, "block": None}
+    if d["progress"] == 0:
+        return {}
+    return {"climbing": Climb(frm=d["frm"], to=d["to"], progress=d["progress"])}
+
+
+def damaged(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    changes: dict[str, Any] = {"damage": max(0, e.damage + d["amount"])}
+    if d["stops_incanting"]:
+        changes.update(incanting=False, charges=0)  # TP-N-5
+    return changes
+
+
+def condition_changed(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    conds = set(e.conditions)
+    (conds.add if d["on"] else conds.discard)(d["condition"])
+    changes: dict[str, Any] = {"conditions": tuple(sorted(conds))}
+    if d["lowers_block"]:
+        changes["block"] = None  # TP-BL-2
+    return changes
+
+
+def far_block_raised(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    return ext.model_copy(update={"far_blocks": (*ext.far_blocks, FarBlock.model_validate(d["block"]))})
+
+
+def far_block_lowered(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    return ext.model_copy(update={"far_blocks": tuple(f for f in ext.far_blocks if f.id != d["block"])})
+
+
+def move_granted(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    return _turn(ext, moves=(*ext.turn.moves, GrantedMove.model_validate(d["move"])))
+
+
+# --- decks ---------------------------------------------------------------------------------------------
+
+
+def deck_shuffled(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    changes: dict[str, Any] = {"deck": tuple(d["order"])}
+    if d["why"] == "deal":
+        changes.update(hand=(), discard=())
+    elif d["why"] == "reshuffle":
+        changes["discard"] = ()
+    return changes
+
+
+def cards_drawn(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    drawn = tuple(d["cards"])
+    return {"hand": (*e.hand, *drawn), "deck": tuple(c for c in e.deck if c not in drawn)}
+
+
+def discarded(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    gone = list(d["cards"])
+    return {"hand": tuple(c for c in e.hand if c not in gone), "discard": (*e.discard, *gone)}
+
+
+def _play(e: Entity, instance: str | None) -> dict[str, Any]:
+    if instance is None or instance not in e.hand:
+        return {}
+    return {"hand": tuple(c for c in e.hand if c != instance), "discard": (*e.discard, instance)}
+
+
+# --- the turn --------------------------------------------------------------------------------------------
+
+
+def turn_advanced(state: CampaignState, event: Event) -> CampaignState:
+    """A new turn (the generic initiative moved on): it starts at the draw."""
+    ext = ext_of(state)
+    current = state.initiative.current
+    return with_ext(
+        state, ext.model_copy(update={"turn": Turn(entity=current if ext.entity(current or "") else None)})
+    )
+
+
+def turn_began(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    e = ext.entity(d["participant"])
+    assert e is not None
+    if d["charge_gained"]:  # TP-N-1: the incantation yields its charge and must be begun again
+        e = e.model_copy(update={"charges": d["charges"], "incanting": False})
+    ext = put_entity(ext, e)
+    return with_ext(state, _turn(ext, phase="strategy", incant_window=e.charges > 0))
+
+
+def strategy_used(state: CampaignState, event: Event) -> CampaignState:
+    ext = ext_of(state)
+    e = ext.entity(event.data["participant"])
+    assert e is not None
+    ext = put_entity(ext, e.model_copy(update=_play(e, event.data.get("instance"))))
+    return with_ext(state, _turn(ext, phase="action", incant_window=False))
+
+
+def block_raised(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    e = ext.entity(d["participant"])
+    assert e is not None
+    ext = put_entity(ext, e.model_copy(update={"block": Block(section=d["section"], toward=d["toward"])}))
+    return with_ext(state, _turn(ext, phase="action", incant_window=False))
+
+
+def phase_passed(state: CampaignState, event: Event) -> CampaignState:
+    ext = ext_of(state)
+    nxt = "action" if event.data["phase"] == "strategy" else "discard"
+    return with_ext(state, _turn(ext, phase=nxt, incant_window=False))
+
+
+def card_played(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    e = ext.entity(d["participant"])
+    assert e is not None
+    changes = _play(e, d.get("instance"))
+    if d.get("spends_charges"):
+        changes["charges"] = 0  # TP-N-2: every charge is spent
+    ext = put_entity(ext, e.model_copy(update=changes))
+    if d.get("free"):
+        return with_ext(state, _turn(ext, incant_window=False))
+    return with_ext(state, _turn(ext, phase="discard", incant_window=False))
+
+
+def incant_began(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    e = ext.entity(d["participant"])
+    assert e is not None
+    ext = put_entity(ext, e.model_copy(update={"incanting": True, "incant_clear": d["clear"]}))
+    return with_ext(state, _turn(ext, phase="discard", incant_window=False))
+
+
+def charged(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+    return {"charges": e.charges + d["charges"]}
+
+
+def turn_ended(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    e = ext.entity(d["participant"])
+    assert e is not None
+    if d["charges_lost"]:
+        ext = put_entity(ext, e.model_copy(update={"charges": 0}))  # TP-N-3
+    return with_ext(state, ext.model_copy(update={"turn": Turn(entity=e.id, phase="over")}))
+
+
+# --- attacks -----------------------------------------------------------------------------------------------
+
+
+def _put_attack(ext: TriptychoState, raw: dict[str, Any]) -> TriptychoState:
+    attack = Attack.model_validate(raw)
+    return ext.model_copy(update={"attacks": (*(a for a in ext.attacks if a.id != attack.id), attack)})
+
+
+def attack_declared(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    return _put_attack(ext, d["attack"])
+
+
+def _change_attack(ext: TriptychoState, attack_id: str, **changes: Any) -> TriptychoState:
+    attack = ext.attack(attack_id)
+    if attack is None:
+        return ext
+    new = attack.model_copy(update=changes)
+    return ext.model_copy(update={"attacks": tuple(new if a.id == attack_id else a for a in ext.attacks)})
+
+
+def asked(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    attack = ext.attack(d["attack"])
+    if attack is not None and d.get("blocker"):
+        ext = _change_attack(ext, attack.id, stage="intercept", asked=(*attack.asked, d["blocker"]))
+    elif attack is not None:
+        ext = _change_attack(ext, attack.id, stage="react")
+    return open_prompt(with_ext(state, ext), Prompt.model_validate(d["prompt"]))
+
+
+def intercepted(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    if d["accepted"]:
+        ext = _change_attack(ext, d["attack"], targets=(d["participant"],), stage="react")
+    return close_prompt(with_ext(state, ext), d["prompt"])
+
+
+def answered(state: CampaignState, event: Event) -> CampaignState:
+    d = event.data
+    ext = ext_of(state)
+    attack = ext.attack(d["attack"])
+    if attack is not None:
+        ext = _change_attack(ext, attack.id, targets=tuple(t for t in attack.targets if t != d["target"]))
+    if d.get("reaction_instance"):
+        target = ext.entity(d["target"])
+        if target is not None:
+            ext = put_entity(ext, target.model_copy(update=_play(target, d["reaction_instance"])))
+    state = with_ext(state, ext)
+    return close_prompt(state, d["prompt"]) if d.get("prompt") else state
+
+
+def attack_finished(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+    return ext.model_copy(update={"attacks": tuple(a for a in ext.attacks if a.id != d["attack"])})
+
+
+# --- encounters ---------------------------------------------------------------------------------------------
+
+
+def encounter_started(state: CampaignState, event: Event) -> CampaignState:
+    """A fight starts: its set-up may name a saved map and where each character stands."""
+    ext = ext_of(state)
+    setup = state.encounter(event.data["encounter"]).setup or {}
+    board = next((m for m in ext.maps if m.id == setup.get("map")), None)
+    if board is not None:  # a map deleted since the encounter was prepared is simply not loaded
+        ext = ext.model_copy(update={"board": board})
+    known = {s.id for s in ext.board.sections} if ext.board else set()
+    for pid, sections in (setup.get("placements") or {}).items():
+        e = ext.entity(pid)
+        if e is not None and set(sections) <= known:
+            ext = put_entity(ext, e.model_copy(update={"sections": tuple(sections)}))
+    return with_ext(state, ext.model_copy(update={"turn": Turn(), "attacks": ()}))
+
+
+def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
+    """The fight is over: positions, conditions, blocks, incantations and cards in play are cleared;
+    damage stays on the character."""
+    ext = ext_of(state)
+    keep = {"id", "side", "size", "low_light", "darkvision", "light_sensitive", "aquatic", "acrobatics"}
+    keep |= {"initiative", "health", "damage", "uses_deck", "cards", "deck_list"}
+    entities = tuple(Entity.model_validate(e.model_dump(include=keep)) for e in ext.entities)
+    return with_ext(
+        state, ext.model_copy(update={"entities": entities, "turn": Turn(), "attacks": (), "far_blocks": ()})
+    )
+
+
+def participant_removed(state: CampaignState, event: Event) -> CampaignState:
+    ext = ext_of(state)
+    pid = event.data["participant"]
+    if ext.entity(pid) is None:
+        return state
+    turn = Turn() if ext.turn.entity == pid else ext.turn
+    return with_ext(
+        state,
+        ext.model_copy(
+            update={
+                "entities": tuple(e for e in ext.entities if e.id != pid),
+                "attacks": tuple(a for a in ext.attacks if a.attacker != pid),
+                "turn": turn,
+            }
+        ),
+    )
+
+
+def log_only(state: CampaignState, event: Event) -> CampaignState:
+    return state
+
+
+REDUCERS: dict[str, Reducer] = {
+    "triptycho.map_saved": _ext(map_saved),
+    "triptycho.map_deleted": _ext(map_deleted),
+    "triptycho.map_loaded": _ext(map_loaded),
+    "triptycho.section_changed": _ext(section_changed),
+    "triptycho.border_changed": _ext(border_changed),
+    "triptycho.sheet_set": _ext(sheet_set),
+    "triptycho.placed": _entity(placed),
+    "triptycho.moved": lambda s, e: moved_turn(_entity(moved)(s, e), e),
+    "triptycho.climbed": lambda s, e: _spend_move(
+        _entity(climbed)(s, e), e.data["move"], e.data["participant"]
+    ),
+    "triptycho.let_go": lambda s, e: _spend_move(s, e.data["move"], e.data["participant"]),
+    "triptycho.fell": _entity(lambda e, d: {"climbing": None}),
+    "triptycho.damaged": _entity(damaged),
+    "triptycho.grip_checked": log_only,
+    "triptycho.condition_changed": _entity(condition_changed),
+    "triptycho.block_raised": block_raised,
+    "triptycho.block_lowered": _entity(lambda e, d: {"block": None}),
+    "triptycho.far_block_raised": _ext(far_block_raised),
+    "triptycho.far_block_lowered": _ext(far_block_lowered),
+    "triptycho.move_granted": _ext(move_granted),
+    "triptycho.deck_shuffled": _entity(deck_shuffled),
+    "triptycho.cards_drawn": _entity(cards_drawn),
+    "triptycho.discard_reshuffled": log_only,
+    "triptycho.hand_dealt": log_only,
+    "triptycho.discarded": _entity(discarded),
+    "triptycho.turn_began": turn_began,
+    "triptycho.strategy_used": strategy_used,
+    "triptycho.phase_passed": phase_passed,
+    "triptycho.card_played": card_played,
+    "triptycho.incant_began": incant_began,
+    "triptycho.charged": _entity(charged),
+    "triptycho.turn_ended": turn_ended,
+    "triptycho.dived": _entity(lambda e, d: {"underwater": d["underwater"]}),
+    "triptycho.acrobatics_rolled": log_only,
+    "triptycho.initiative_rolled": log_only,
+    "triptycho.attack_declared": _ext(attack_declared),
+    "triptycho.intercept_asked": asked,
+    "triptycho.reaction_asked": asked,
+    "triptycho.intercepted": intercepted,
+    "triptycho.attack_resolved": answered,
+    "triptycho.attack_missed": log_only,
+    "triptycho.attack_finished": _ext(attack_finished),
+    "triptycho.unseen": log_only,
+    "generic.turn_advanced": turn_advanced,
+    "generic.initiative_cleared": lambda s, e: with_ext(s, ext_of(s).model_copy(update={"turn": Turn()})),
+    "campaign.encounter_started": encounter_started,
+    "campaign.encounter_ended": encounter_ended,
+    "campaign.participant_removed": participant_removed,
+}

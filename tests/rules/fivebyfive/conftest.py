@@ -1,0 +1,1 @@
+from tests.rules.fivebyfive.harness import t  # noqa: F401  (the shared fixture)
