@@ -17,6 +17,7 @@ from app.rules.fivebyfive import DRAFT_SYSTEM
 from app.rules.fivebyfive.state import Character, FiveState, ext
 from app.rules.game import Game
 from app.rules.system import Ctx, Event, Viewer
+from tests.rules.harness import InMemoryLog
 
 SEATS = {
     "gm": ("seat-gm", "Gail", "gm"),
@@ -40,7 +41,7 @@ def d5(*values: int) -> list[int]:
     return [6 if v == 0 else v for v in values]
 
 
-class Table:
+class Table(InMemoryLog):
     def __init__(self, dice_mode: str = "server", settings: dict[str, Any] | None = None):
         self.game = GAME
         self.events: list[Event] = []
@@ -77,29 +78,6 @@ class Table:
         assert self.events == before_events and self.state == before_state
         assert info.value.message.endswith("."), info.value.message
         return info.value
-
-    def _append(self, new_events: list[tuple], actor: str | None) -> list[Event]:
-        first = len(self.events) + 1
-        active = self.state.active_encounter if self.state else None
-        events = [
-            Event(
-                seq=first + i,
-                batch=first,
-                type=item[0],
-                data=item[1],
-                audience=item[2],
-                actor=actor,
-                encounter=(item[3] if len(item) > 3 else None) or active,
-            )
-            for i, item in enumerate(new_events)
-        ]
-        self.events.extend(events)
-        if any(e.type == "campaign.undone" for e in events):
-            self.state = self.game.replay(None, self.events)
-        else:
-            for event in events:
-                self.state = self.game.evolve(self.state, event)
-        return events
 
     # -- reading --
 

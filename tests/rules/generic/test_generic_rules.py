@@ -20,6 +20,7 @@ from app.rules.dice import ManualRoller
 from app.rules.errors import Forbidden, InputError, RuleError
 from app.rules.registry import game as game_of
 from app.rules.system import Ctx, Event, Viewer
+from tests.rules.harness import InMemoryLog
 
 SEATS = {
     "gm": ("seat-gm", "Gail", "gm"),
@@ -36,7 +37,7 @@ HIDDEN_POOL = "Doomclock"
 HIDDEN_TRACK = "Ritualcount"
 
 
-class Table:
+class Table(InMemoryLog):
     """One generic campaign in memory: an event log and the state folded from it."""
 
     def __init__(self, dice_mode: str = "server"):
@@ -86,30 +87,6 @@ class Table:
         message = str(info.value)
         assert message.endswith("."), message
         return message
-
-    def _append(self, new_events: list[tuple], actor: str | None) -> list[Event]:
-        first = len(self.events) + 1
-        active = self.state.active_encounter if self.state else None
-        events = [
-            Event(
-                seq=first + i,
-                batch=first,
-                type=item[0],
-                data=item[1],
-                audience=item[2],
-                actor=actor,
-                encounter=(item[3] if len(item) > 3 else None) or active,
-            )
-            for i, item in enumerate(new_events)
-        ]
-        self.events.extend(events)
-        if any(e.type == "campaign.undone" for e in events):
-            # As the service does: an undo reaches back, so fold the log again.
-            self.state = self.game.replay(None, self.events)
-        else:
-            for event in events:
-                self.state = self.game.evolve(self.state, event)
-        return events
 
     # -- reading --
 

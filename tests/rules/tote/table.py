@@ -19,6 +19,7 @@ from app.rules.system import Ctx, Event, Option, Viewer
 from app.rules.tote import DRAFT_SYSTEM
 from app.rules.tote.model import Fight
 from app.rules.tote.rules import ext, sheet
+from tests.rules.harness import InMemoryLog
 
 SEATS = {
     "gm": ("seat-gm", "Gail", "gm"),
@@ -36,7 +37,7 @@ FANGS = {"name": "Fangs", "base": 2, "effect": 2, "critical": "slash"}
 GAME = Game(DRAFT_SYSTEM)
 
 
-class Table:
+class Table(InMemoryLog):
     def __init__(self, dice_mode: str = "server", **settings: Any):
         self.game = GAME
         self.events: list[Event] = []
@@ -70,29 +71,6 @@ class Table:
         assert self.events == before_events and self.state == before_state
         assert str(info.value).endswith(".") or str(info.value).endswith(")"), str(info.value)
         return info.value
-
-    def _append(self, new_events: list[tuple], actor: str | None) -> list[Event]:
-        first = len(self.events) + 1
-        active = self.state.active_encounter if self.state else None
-        events = [
-            Event(
-                seq=first + i,
-                batch=first,
-                type=item[0],
-                data=item[1],
-                audience=item[2],
-                actor=actor,
-                encounter=(item[3] if len(item) > 3 else None) or active,
-            )
-            for i, item in enumerate(new_events)
-        ]
-        self.events.extend(events)
-        if any(e.type == "campaign.undone" for e in events):
-            self.state = self.game.replay(None, self.events)
-        else:
-            for event in events:
-                self.state = self.game.evolve(self.state, event)
-        return events
 
     # -- building a fight --
 

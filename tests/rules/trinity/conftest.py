@@ -18,6 +18,7 @@ from app.rules.game import Game
 from app.rules.system import Ctx, Event, Option, Viewer
 from app.rules.trinity import DRAFT_SYSTEM
 from app.rules.trinity.state import Character, Opponent, TrinityState, ext
+from tests.rules.harness import InMemoryLog
 
 SEATS = {
     "gm": ("seat-gm", "Gail", "gm"),
@@ -35,7 +36,7 @@ POTION = {"name": "healing potion", "heal": 2, "timing": "instant", "consumable"
 SECRET = "Ghoul-notes: weak to fire"
 
 
-class Table:
+class Table(InMemoryLog):
     def __init__(self, settings: dict[str, Any] | None = None, dice_mode: str = "server"):
         self.game = GAME
         self.events: list[Event] = []
@@ -74,29 +75,6 @@ class Table:
         assert type(info.value) is error, f"expected {error.__name__}, got {type(info.value).__name__}"
         assert self.events == before_events and self.state == before_state
         return str(info.value)
-
-    def _append(self, new_events: list[tuple], actor: str | None) -> list[Event]:
-        first = len(self.events) + 1
-        active = self.state.active_encounter if self.state else None
-        events = [
-            Event(
-                seq=first + i,
-                batch=first,
-                type=item[0],
-                data=item[1],
-                audience=item[2],
-                actor=actor,
-                encounter=(item[3] if len(item) > 3 else None) or active,
-            )
-            for i, item in enumerate(new_events)
-        ]
-        self.events.extend(events)
-        if any(e.type == "campaign.undone" for e in events):
-            self.state = self.game.replay(None, self.events)
-        else:
-            for event in events:
-                self.state = self.game.evolve(self.state, event)
-        return events
 
     # -- reading --
 

@@ -16,6 +16,7 @@ from app.rules.system import Ctx, Event, Viewer
 from app.rules.triptycho import DRAFT_SYSTEM
 from app.rules.triptycho.board import BattleMap
 from app.rules.triptycho.state import Entity, TriptychoState, ext_of
+from tests.rules.harness import InMemoryLog
 
 SEATS = {
     "gm": ("seat-gm", "Gail", "gm"),
@@ -47,7 +48,7 @@ class Ones:
         return (1,) * count
 
 
-class Table:
+class Table(InMemoryLog):
     def __init__(self, dice_mode: str = "server"):
         self.game = GAME
         self.events: list[Event] = []
@@ -93,29 +94,6 @@ class Table:
         message = info.value.message
         assert message.endswith("."), message
         return message
-
-    def _append(self, new_events: list[tuple], actor: str | None) -> list[Event]:
-        first = len(self.events) + 1
-        active = self.state.active_encounter if self.state else None
-        events = [
-            Event(
-                seq=first + i,
-                batch=first,
-                type=item[0],
-                data=item[1],
-                audience=item[2],
-                actor=actor,
-                encounter=(item[3] if len(item) > 3 else None) or active,
-            )
-            for i, item in enumerate(new_events)
-        ]
-        self.events.extend(events)
-        if any(e.type == "campaign.undone" for e in events):
-            self.state = self.game.replay(None, self.events)
-        else:
-            for event in events:
-                self.state = self.game.evolve(self.state, event)
-        return events
 
     # -- reading --
 
