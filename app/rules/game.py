@@ -171,17 +171,31 @@ class Game:
 
     def options(self, state: CampaignState, viewer: Viewer) -> list[Option]:
         out: list[Option] = []
+        seen = self.as_seen_by(state, viewer)
         for part in self.parts:
             if part.options:
-                out.extend(part.options(state, viewer))
+                out.extend(part.options(state if part is self.system else seen, viewer))
         return out
+
+    def as_seen_by(self, state: CampaignState, viewer: Viewer) -> CampaignState:
+        """The state for the core and generic views: what the system conceals from this viewer is hidden."""
+        if viewer.is_gm or self.system.conceals is None:
+            return state
+        concealed = self.system.conceals(state, viewer) - viewer.participants
+        if not concealed:
+            return state
+        masked = tuple(
+            p.model_copy(update={"hidden": True}) if p.id in concealed else p for p in state.participants
+        )
+        return state.model_copy(update={"participants": masked})
 
     def view(self, state: CampaignState, viewer: Viewer) -> dict[str, Any]:
         """Everything this viewer may see, and nothing else: templates and JSON replies read only this."""
-        out = campaign_view.view(state, viewer)
+        seen = self.as_seen_by(state, viewer)
+        out = campaign_view.view(seen, viewer)
         out["campaign"]["system_title"] = self.system.title
         out["campaign"]["owns_initiative"] = self.system.owns_initiative
-        out.update(GENERIC.view(state, viewer) if GENERIC.view else {})
+        out.update(GENERIC.view(seen, viewer) if GENERIC.view else {})
         if self.system is not GENERIC and self.system.view:
             out["system"] = self.system.view(state, viewer)
         out["options"] = [o.model_dump(mode="json") for o in self.options(state, viewer)]

@@ -251,6 +251,9 @@ class SystemPart:
     options: Callable[[CampaignState, Viewer], list[Option]] | None = None
     view: Callable[[CampaignState, Viewer], dict[str, Any]] | None = None
     owns_initiative: bool = False  # the system keeps the turn order: generic.initiative.* are not offered
+    # Participants this viewer's characters cannot perceive right now (Triptycho's dark sections): the core
+    # and generic views treat them as hidden for that viewer, so they leave no trace in its HTML or JSON.
+    conceals: Callable[[CampaignState, Viewer], frozenset[str]] | None = None
     docs: str = ""  # path of the GM's rules page, relative to docs/
     demo: DemoScript | None = None
 

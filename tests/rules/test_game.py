@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from app.rules import dice
-from app.rules.campaign.state import CampaignState, Encounter, Participant, SeatInfo, check_answer
+from app.rules.campaign.state import (
+    CampaignState,
+    Encounter,
+    Initiative,
+    InitiativeEntry,
+    Participant,
+    SeatInfo,
+    check_answer,
+)
 from app.rules.dice import ManualRoller
 from app.rules.errors import Forbidden
 from app.rules.game import Game
@@ -75,3 +85,19 @@ def test_the_log_shows_every_roll_of_an_event():
     assert [r["total"] for r in entry["rolls"]] == [7, 0]
     assert entry["rolls"][1]["terms"][0]["faces"] == [6, 2]
     assert entry["rolls"][1]["terms"][0]["values"] == [0, 2]
+
+
+def test_what_a_system_conceals_from_a_viewer_leaves_no_trace_in_the_core_and_generic_views():
+    lurker = Participant(id="p2", name="Lurker", kind="npc")
+    state = _state().model_copy(update={"participants": (*_state().participants, lurker)})
+    order = Initiative(entries=(InitiativeEntry(participant="p2", value=12),))
+    state = state.model_copy(update={"initiative": order})
+    # A viewer's own characters are never concealed from it, whatever the system says.
+    game = Game(SystemPart(key="dark", title="Dark", conceals=lambda s, v: frozenset({"p1", "p2"})))
+    player = state.viewer_for("s1", "player")
+    seen = json.dumps(game.view(state, player))
+    assert "Lurker" not in seen and "p2" not in seen
+    assert "Aria" in seen
+    gm_view = json.dumps(game.view(state, Viewer(seat_id="gm", role="gm")))
+    assert "Lurker" in gm_view
+    assert "Lurker" in json.dumps(Game(SystemPart(key="lit", title="Lit")).view(state, player))
