@@ -116,6 +116,16 @@ def render_page(page: str, context: dict[str, Any]) -> str:
     return ENV.get_template(page_template(page)).render(ctx)
 
 
+def system_tool(system: str, tool: str) -> str | None:
+    """A system's own GM tool page (a map editor, a card editor): `systems/<key>/tools/<tool>.html`."""
+    return system_template(system, f"tools/{tool}")
+
+
+def render_tool(name: str, context: dict[str, Any]) -> str:
+    ctx = {**context, "oob": Markup(""), "system_assets": system_assets(context["system"])}
+    return ENV.get_template(name).render(ctx)
+
+
 def render_template(name: str, context: dict[str, Any]) -> str:
     return ENV.get_template(name).render(context)
 

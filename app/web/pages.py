@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 import segno
 from anyio import to_thread
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Form, HTTPException, Path, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
@@ -193,6 +193,21 @@ async def gm_page(campaign_id: str, request: Request, seat: GmDep, fray: FrayDep
         )
     )
     return html(render.render_page("gm", context))
+
+
+@router.get("/c/{campaign_id}/gm/{tool}", response_class=HTMLResponse)
+async def gm_tool(
+    campaign_id: str,
+    seat: GmDep,
+    fray: FrayDep,
+    tool: Annotated[str, Path(pattern=r"^[a-z][a-z0-9_-]{0,31}$")],
+):
+    """A game system's own GM page beside the console (Triptycho's map editor, a card editor)."""
+    name = render.system_tool(seat.system, tool)
+    if name is None:
+        raise reads.NotFound("This game has no such GM page.")
+    context = await to_thread.run_sync(lambda: reads.page_context(fray, seat, "gm", tool=tool))
+    return html(render.render_tool(name, context))
 
 
 @router.get("/c/{campaign_id}/play", response_class=HTMLResponse)

@@ -63,3 +63,13 @@ def test_joining_by_the_invite_page_and_landing(client, table: Table):
     assert bad.status_code == 422 and "invite link" in bad.text
     missing = client.get("/c/nope/gm", headers={"Accept": "text/html"})
     assert missing.status_code == 401 and "<html" in missing.text
+
+
+def test_a_gm_tool_page_the_game_does_not_have_is_a_404_with_a_sentence(client, table: Table):
+    ann = table.join("Ann")
+    gm = _cookie_client(client, table, table.gm.token)
+    missing = gm.get(f"/c/{table.id}/gm/map-editor")
+    assert missing.status_code == 404 and "no such GM page" in missing.text
+    assert gm.get(f"/c/{table.id}/gm/..%2Fpages%2Fgm").status_code in (404, 422)
+    player = _cookie_client(client, table, ann.token)
+    assert player.get(f"/c/{table.id}/gm/map-editor").status_code == 403
