@@ -203,13 +203,18 @@ class PromptChoice(Frozen):
     key: str
     label: str
     hint: str = ""
+    rolls: bool = False  # answering with this choice takes dice (a manual-dice table types them in)
+    fields: dict[str, Any] = Field(default_factory=dict)  # sent with the answer beside prompt and choice
+
+
+PLAYERS = "players"  # a prompt any player may answer for their side (Trinity's karma window)
 
 
 class Prompt(Frozen):
     """A pending choice the rules leave to someone; the answer is a command naming it."""
 
     id: str
-    to: str  # "gm" or a participant id
+    to: str  # "gm", PLAYERS, or a participant id
     kind: str
     text: str
     answer: str  # the command type that answers it
@@ -217,8 +222,11 @@ class Prompt(Frozen):
     data: dict[str, Any] = Field(default_factory=dict)
     outlives_encounter: bool = False  # kept open when the encounter ends
     blocking: bool = True  # False: a notice the table need not wait for (knocked down, out of luck)
+    drawn_by_system: bool = False  # the system's template draws it (inputs, a map); the page's list skips it
 
     def visible_to(self, viewer: Viewer) -> bool:
+        if self.to == PLAYERS:
+            return viewer.role in ("gm", "player")
         return viewer.is_gm or self.to in viewer.participants
 
 

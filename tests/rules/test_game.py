@@ -20,7 +20,7 @@ from app.rules.dice import ManualRoller
 from app.rules.errors import Forbidden
 from app.rules.game import Game
 from app.rules.generic import SYSTEM as GENERIC
-from app.rules.system import Event, Prompt, SystemPart, Viewer
+from app.rules.system import PLAYERS, Event, Prompt, SystemPart, Viewer
 
 
 def _state() -> CampaignState:
@@ -101,3 +101,16 @@ def test_what_a_system_conceals_from_a_viewer_leaves_no_trace_in_the_core_and_ge
     gm_view = json.dumps(game.view(state, Viewer(seat_id="gm", role="gm")))
     assert "Lurker" in gm_view
     assert "Lurker" in json.dumps(Game(SystemPart(key="lit", title="Lit")).view(state, player))
+
+
+def test_a_prompt_to_the_players_is_seen_and_answered_by_any_player_but_not_a_spectator():
+    state = _state().model_copy(
+        update={"prompts": (Prompt(id="karma", to=PLAYERS, kind="karma", text="Grab?", answer="x.karma"),)}
+    )
+    ann = state.viewer_for("s1", "player")
+    assert state.prompts[0].visible_to(ann)
+    assert check_answer(state, "karma", ann).id == "karma"
+    assert not state.prompts[0].visible_to(Viewer(role="spectator"))
+    with pytest.raises(Forbidden, match="the players'"):
+        check_answer(state, "karma", Viewer(seat_id="gm", role="gm"))
+    assert check_answer(state, "karma", Viewer(seat_id="gm", role="gm"), gm_may_answer=True).id == "karma"

@@ -7,7 +7,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import Field
 
 from app.rules.errors import Forbidden, RuleError
-from app.rules.system import Frozen, Prompt, Viewer
+from app.rules.system import PLAYERS, Frozen, Prompt, Viewer
 
 Kind = Literal["pc", "npc"]
 
@@ -220,6 +220,10 @@ def check_answer(state: CampaignState, prompt_id: str, actor: Viewer, gm_may_ans
             raise Forbidden("This choice is the GM's.")
         return prompt
     if prompt.to in actor.participants:
+        return prompt
+    if prompt.to == PLAYERS:
+        if actor.role != "player":
+            raise Forbidden("This choice is the players'.")
         return prompt
     target = state.find_participant(prompt.to)
     if actor.is_gm and (target is None or target.owner is None):
