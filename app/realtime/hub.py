@@ -112,6 +112,7 @@ class Room:
         self.conns: set[Conn] = set()
         self.seq = 0
         self.rendered: dict[tuple, dict[str, str]] = {}
+        self.logs: dict[tuple, list[str]] = {}  # each view's log lines as last sent, for appends
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -165,13 +166,16 @@ class Room:
         page = key[0]
         context = render.page_context(snap.game, state, viewer, snap.recent, page)
         blocks = render.render_live(page, context)
-        old = self.rendered.get(key)
-        self.rendered[key] = blocks
+        lines = render.log_items(context)
+        old, old_lines = self.rendered.get(key), self.logs.get(key, [])
+        self.rendered[key], self.logs[key] = blocks, lines
         marker = render.seq_marker(state.seq)
         full = "".join(blocks.values()) + marker
         diff = None
         if old is not None:
-            diff = "".join(html for name, html in blocks.items() if old.get(name) != html) + marker
+            changed = [name for name, html in blocks.items() if old.get(name) != html]
+            append = render.log_append(old_lines, lines) if "log" in changed else None
+            diff = "".join(append if name == "log" and append else blocks[name] for name in changed) + marker
         for conn in conns:
             conn.push(diff if diff is not None and conn.synced_key == key else full)
             conn.seq = state.seq
@@ -210,6 +214,7 @@ class Room:
         live = {c.synced_key for c in self.conns}
         for key in [k for k in self.rendered if k not in live]:
             del self.rendered[key]
+            self.logs.pop(key, None)
 
 
 class Hub:

@@ -140,6 +140,29 @@ def render_live(page: str, context: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def log_items(context: dict[str, Any]) -> list[str]:
+    """Each line of the live log as the page draws it, newest first."""
+    entry = ENV.globals["ui"].log_entry
+    return [str(entry(e)) for e in context["log"]]
+
+
+def log_append(old: list[str], new: list[str]) -> str | None:
+    """New log lines as an append on top of what the page shows, when nothing else in the log changed.
+
+    The log is most of a push (forty lines of dice); a table that rolls sends one new line instead.
+    None when an older line changed (an undo strikes one through): then the whole block goes.
+    """
+    if not old or not new or new[0] == old[0]:
+        return None
+    try:
+        fresh = new.index(old[0])
+    except ValueError:
+        return None
+    if new[fresh:] != old[: len(new) - fresh]:
+        return None
+    return f'<ol hx-swap-oob="afterbegin:#log-list">{"".join(new[:fresh])}</ol>'
+
+
 def page_context(
     game: Game, state: CampaignState, viewer: Viewer, recent: list[Event], page: str, **extra: Any
 ) -> dict[str, Any]:

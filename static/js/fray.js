@@ -97,6 +97,10 @@
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var target = e.detail.target;
     if (!target || !target.id) return;
+    if (target.id === "log-list") {  // new lines were added on top: keep the list as long as a fresh page's
+      var keep = Number(target.dataset.keep || 40);
+      while (target.children.length > keep) target.lastElementChild.remove();
+    }
     if (target.id === "status") {
       var now = target.hasAttribute("data-my-turn");
       if (now && !myTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
