@@ -16,13 +16,18 @@ db_cli = typer.Typer(help="The database.", no_args_is_help=True)
 cli.add_typer(db_cli, name="db")
 
 
+WS_PROTOCOL = "app.web.ws_protocol:FrayWebSocketProtocol"
+
+
 @cli.command()
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to listen on (0.0.0.0 for your whole network)."),
     port: int = typer.Option(8000, help="Port to listen on."),
     migrate: bool = typer.Option(True, help="Apply database migrations first."),
     ws: str = typer.Option(
-        "websockets-sansio", help="WebSocket implementation: websockets-sansio, websockets or wsproto."
+        "fray",
+        help="WebSocket implementation: fray (sans-I/O websockets, each message compressed alone), "
+        "websockets-sansio, websockets or wsproto.",
     ),
 ) -> None:
     """Run the server."""
@@ -40,7 +45,7 @@ def serve(
         create_app(settings),
         host=host,
         port=port,
-        ws=ws,
+        ws=WS_PROTOCOL if ws == "fray" else ws,
         ws_max_size=settings.max_ws_message_bytes * 4,
         ws_per_message_deflate=True,
         proxy_headers=True,

@@ -52,9 +52,7 @@ def wait_healthy(url: str, process: subprocess.Popen | None = None, timeout: flo
 
 
 @contextmanager
-def fray_server(
-    database_url: str | None = None, ws: str = "websockets-sansio", extra_env: dict | None = None
-):
+def fray_server(database_url: str | None = None, ws: str = "fray", extra_env: dict | None = None):
     """`fray serve` in a subprocess on a free port (a fresh SQLite file unless a URL is given)."""
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()

@@ -187,8 +187,8 @@ def bare_server():
             "bench.bare_server:app",
             "--port",
             str(port),
-            "--ws",
-            "websockets-sansio",
+            "--ws",  # the same WebSocket layer as ours: only the app differs
+            "app.web.ws_protocol:FrayWebSocketProtocol",
             "--log-level",
             "warning",
         ],
