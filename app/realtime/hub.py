@@ -113,6 +113,7 @@ class Room:
         self.seq = 0
         self.rendered: dict[tuple, dict[str, str]] = {}
         self.logs: dict[tuple, list[str]] = {}  # each view's log lines as last sent, for appends
+        self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -139,7 +140,9 @@ class Room:
         return min(seqs) if seqs else None
 
     async def _load(self, since: int | None) -> Snap:
-        return await to_thread.run_sync(self.hub.load, self.campaign_id, since)
+        snap = await to_thread.run_sync(self.hub.load, self.campaign_id, since, self.recent)
+        self.recent = snap.recent
+        return snap
 
     def _broadcast(self, snap: Snap) -> None:
         state = snap.state
@@ -224,14 +227,29 @@ class Hub:
         self.log_page = log_page
         self.rooms: dict[str, Room] = {}
 
-    def load(self, campaign_id: str, since: int | None) -> Snap:
-        """(In a worker thread.) The campaign now, its recent log, and events for JSON catch-up."""
+    def load(self, campaign_id: str, since: int | None, known: list[Event] | None = None) -> Snap:
+        """(In a worker thread.) The campaign now, its recent log, and events for JSON catch-up.
+
+        `known` is the recent log the room already has: only what came after it is read.
+        """
         with self.db.read() as session:
             system = self.states.get(campaign_id)
             game = registry.game(system.system if system else _system_of(session, campaign_id))
             state = self.states.current(session, game, campaign_id)
-            recent = log.recent(session, campaign_id, self.log_page)
-            events = [] if since is None else log.after(session, campaign_id, since, limit=MAX_CATCHUP + 1)
+            last = known[-1].seq if known else None
+            starts = [s for s in (since, last) if s is not None]
+            fresh = log.after(session, campaign_id, min(starts), limit=MAX_CATCHUP + 1) if starts else []
+            whole = len(fresh) <= MAX_CATCHUP  # everything after the start, not a truncated read
+            if last is not None and whole:
+                recent = [*known, *(e for e in fresh if e.seq > last)][-self.log_page :]
+            else:
+                recent = log.recent(session, campaign_id, self.log_page)
+            if since is None:
+                events = []
+            elif whole:
+                events = [e for e in fresh if e.seq > since]
+            else:
+                events = log.after(session, campaign_id, since, limit=MAX_CATCHUP + 1)
         return Snap(state, game, recent, events, since or 0)
 
     async def join(self, campaign_id: str, conn: Conn, after: int) -> None:

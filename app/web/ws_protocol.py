@@ -3,21 +3,59 @@
 With context takeover, permessage-deflate keeps a zlib compressor and decompressor alive on every socket
 (tens of KB each) for a few percent better compression. A table's pushes are small and bursty, and most
 sockets sit idle between them, so each message is compressed on its own: an idle phone costs far less.
-Measured by `bench/idle_sockets.py` (docs/performance.md).
+
+Compressed alone, the same message compresses to the same bytes on every socket, so a push to a room is
+compressed once and the bytes are shared (most of a room sees one view). Measured by bench/idle_sockets.py
+and bench/fanout.py (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
+from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
+
+SHARED_MESSAGES = 32  # recent distinct messages kept compressed: a room's views of its latest pushes
+
+
+class SharedDeflate(PerMessageDeflate):
+    """permessage-deflate without context takeover, reusing the compression of a message already sent."""
+
+    recent: OrderedDict[tuple[bytes, int, int], Frame] = OrderedDict()
+
+    def encode(self, frame: Frame) -> Frame:
+        whole_message = frame.fin and frame.opcode in (Opcode.TEXT, Opcode.BINARY)
+        if not (self.local_no_context_takeover and whole_message):
+            return super().encode(frame)
+        key = (bytes(frame.data), frame.opcode.value, self.local_max_window_bits)
+        done = self.recent.get(key)
+        if done is None:
+            done = self.recent[key] = super().encode(frame)
+            while len(self.recent) > SHARED_MESSAGES:
+                self.recent.popitem(last=False)
+        return done
+
+
+class SharedDeflateFactory(ServerPerMessageDeflateFactory):
+    def process_request_params(self, params: Any, accepted_extensions: Any) -> tuple[list, PerMessageDeflate]:
+        response, ext = super().process_request_params(params, accepted_extensions)
+        shared = SharedDeflate(
+            ext.remote_no_context_takeover,
+            ext.local_no_context_takeover,
+            ext.remote_max_window_bits,
+            ext.local_max_window_bits,
+            ext.compress_settings,
+        )
+        return response, shared
 
 
 def deflate() -> ServerPerMessageDeflateFactory:
-    return ServerPerMessageDeflateFactory(
+    return SharedDeflateFactory(
         server_no_context_takeover=True,
         client_no_context_takeover=True,
         server_max_window_bits=12,

@@ -5,13 +5,16 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+import zlib
 
 import httpx
 import uvicorn
 import websockets
+from websockets.frames import Frame, Opcode
 
 from app.cli import WS_PROTOCOL
 from app.main import create_app
+from app.web.ws_protocol import SharedDeflate
 from tests.conftest import free_port
 from tests.helpers import Table
 from tests.live.test_websocket import run
@@ -49,3 +52,21 @@ def test_sockets_compress_each_message_alone_and_still_get_the_table(settings):
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def test_a_message_sent_to_many_sockets_is_compressed_once_and_reads_back_whole():
+    message = ('<section id="pools" hx-swap-oob="true">Gold 3</section>' * 40).encode()
+    first, second = (SharedDeflate(True, True, 12, 12, {"memLevel": 5}) for _ in range(2))
+    a = first.encode(Frame(Opcode.TEXT, message))
+    b = second.encode(Frame(Opcode.TEXT, bytes(message)))
+    assert a is b and a.rsv1 and len(a.data) < len(message) / 4
+    assert zlib.decompressobj(wbits=-12).decompress(bytes(a.data) + b"\x00\x00\xff\xff") == message
+    # Another message is compressed on its own.
+    other = first.encode(Frame(Opcode.TEXT, message[:-1]))
+    assert other is not a
+
+
+def test_with_context_takeover_nothing_is_shared():
+    message = b"the same message " * 20
+    first, second = (SharedDeflate(False, False, 12, 12, {"memLevel": 5}) for _ in range(2))
+    assert first.encode(Frame(Opcode.TEXT, message)) is not second.encode(Frame(Opcode.TEXT, message))

@@ -1,0 +1,54 @@
+"""A room reads only the events after the log page it already has, and gets the same page as a fresh read."""
+
+from __future__ import annotations
+
+from app.realtime import hub as hub_module
+from app.realtime.hub import Hub
+from app.store.db import Database
+from app.store.states import StateCache
+from tests.helpers import Table
+
+
+def _hub(settings, page: int = 5) -> Hub:
+    return Hub(Database(settings.database_url), StateCache(), log_page=page)
+
+
+def _roll(table: Table, times: int) -> None:
+    for i in range(times):
+        table.ok(table.gm, "generic.roll", expression="1d6", dice=[1 + i % 6])
+
+
+def test_a_room_that_knows_the_recent_log_reads_only_what_is_new_and_gets_the_same_page(settings, table):
+    hub = _hub(settings)
+    _roll(table, 3)
+    first = hub.load(table.id, None, [])
+    _roll(table, 4)
+    table.ok(table.gm, "campaign.undo")
+    kept = hub.load(table.id, None, first.recent)
+    fresh = _hub(settings).load(table.id, None, [])
+    assert [e.seq for e in kept.recent] == [e.seq for e in fresh.recent]
+    assert len(kept.recent) == 5 and kept.recent[-1].type == "campaign.undone"
+    assert kept.events == []
+
+
+def test_json_catch_up_is_every_event_after_the_socket_seq_whatever_the_room_knows(settings, table):
+    hub = _hub(settings)
+    _roll(table, 2)
+    start = hub.load(table.id, None, []).state.seq
+    _roll(table, 3)
+    known = hub.load(table.id, None, []).recent
+    _roll(table, 2)
+    snap = hub.load(table.id, start, known)
+    assert [e.seq for e in snap.events] == list(range(start + 1, snap.state.seq + 1))
+    # Ahead of the room's page: only the socket's own gap.
+    snap = hub.load(table.id, snap.state.seq - 1, known)
+    assert [e.seq for e in snap.events] == [snap.state.seq]
+
+
+def test_a_room_far_behind_reads_the_page_afresh(settings, table, monkeypatch):
+    monkeypatch.setattr(hub_module, "MAX_CATCHUP", 6)
+    hub = _hub(settings, page=3)
+    known = hub.load(table.id, None, []).recent
+    _roll(table, 8)
+    snap = hub.load(table.id, None, known)
+    assert [e.seq for e in snap.recent] == list(range(snap.state.seq - 2, snap.state.seq + 1))
