@@ -1,6 +1,7 @@
 """Xceptional "5x5" combat (by Jeff Moore) on a tabletop measured in inches.
 
-Exported as DRAFT_SYSTEM until its pages exist: the registry only lists packages exporting SYSTEM.
+The system keeps its own turn order (Initiative each round, PCs first on a tie) and, with fog of war,
+conceals from players the NPCs no conscious PC has in sight. Its pages live in templates/systems/fivebyfive/.
 """
 
 from app.rules.fivebyfive.commands import COMMANDS
@@ -9,10 +10,10 @@ from app.rules.fivebyfive.log import DESCRIBERS
 from app.rules.fivebyfive.reducers import REDUCERS
 from app.rules.fivebyfive.sheets import parse_setup
 from app.rules.fivebyfive.state import FiveState, Settings
-from app.rules.fivebyfive.view import options, view
+from app.rules.fivebyfive.view import conceals, options, view
 from app.rules.system import SystemPart
 
-DRAFT_SYSTEM = SystemPart(
+SYSTEM = SystemPart(
     key="fivebyfive",
     title='Xceptional "5x5"',
     summary=(
@@ -28,8 +29,10 @@ DRAFT_SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=view,
+    owns_initiative=True,
+    conceals=conceals,
     docs="rules/fivebyfive.md",
     demo=DEMO,
 )
 
-__all__ = ["DRAFT_SYSTEM"]
+__all__ = ["SYSTEM"]

@@ -170,7 +170,7 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
             {"participant": p, "initiative": value_of[p], "tiebreak": list(tiebreak[p])} for p in order
         ],
     }
-    hidden = {p.id for p in combatants if p.hidden}
+    hidden = {p.id for p in combatants if p.hidden or tactics.out_of_sight(state, p.id)}
     batch = flow.Batch(state)
     batch.add("fivebyfive.round_started", data, audience="gm" if hidden else "all")
     if hidden:
@@ -282,7 +282,9 @@ def attack(state: CampaignState, cmd: Strike | Aim | Focus, ctx: Ctx) -> list[Ne
             prompt=f"fx{state.seq + 1}-0",
             to=d.id,
             text=f"{p.name} Made a Hit with {action.capitalize()}: roll {defence} to Control it.{double}",
-            choices=[{"key": "roll", "label": f"Roll {defence}" + (" twice" if hits == 2 else "")}],
+            choices=[
+                {"key": "roll", "label": f"Roll {defence}" + (" twice" if hits == 2 else ""), "rolls": True}
+            ],
         )
     batch = flow.Batch(state)
     batch.add("fivebyfive.attacked", data)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.rules.fivebyfive import combat, hits, sheets
+from app.rules.fivebyfive import combat, hits, importer, sheets
 from app.rules.system import CommandSpec
 
 # (model, decide, summary, gm_only, rolls)
@@ -13,6 +13,7 @@ _TABLE = [
     (sheets.AddTerrain, sheets.add_terrain, "Place terrain", True, False),
     (sheets.RemoveTerrain, sheets.remove_terrain, "Remove terrain", True, False),
     (sheets.Place, sheets.place, "Place a token", True, False),
+    (importer.ImportTable, importer.import_table, "Import characters, the table and terrain", True, False),
     (combat.RollInitiative, combat.roll_initiative, "Roll Initiative for the round", True, True),
     (combat.Move, combat.move, "Move", False, False),
     (combat.Strike, combat.attack, "Strike", False, True),

@@ -162,7 +162,7 @@ def next_turn(batch: Batch) -> None:
                     "initiative": entry.initiative,
                     "allowance": max(entry.initiative, 1),
                 },
-                audience="gm" if p.hidden else "all",
+                audience=audience_for(state, p.id),
             )
             return
     batch.add("fivebyfive.round_ended", {"round": fight.round})

@@ -69,6 +69,8 @@ def _prompt(data: dict, kind: str, answer: str) -> Prompt:
         answer=answer,
         choices=tuple(PromptChoice.model_validate(c) for c in data["choices"]),
         data={k: data[k] for k in ("hit", "of", "defender", "action") if k in data},
+        # Control the Hit is drawn by the 5x5 pages, with the exact odds of the defence roll.
+        drawn_by_system=kind == "fivebyfive.control",
     )
 
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from app.rules.campaign.state import CampaignState, new_id
+from app.rules.campaign.state import CampaignState, Participant, new_id
 from app.rules.errors import InputError, RuleError
 from app.rules.fivebyfive import geometry, tactics
 from app.rules.fivebyfive.reducers import REDUCERS
@@ -114,7 +114,46 @@ class TerrainIn(BaseModel):
 
 
 class AddTerrain(Command, TerrainIn):
+    """Terrain from the API ({rect} or {points}) or from the GM's form (flat x, y, width, height, or
+    `corners` typed as "6,18 10,18 8,22")."""
+
     type: Literal["fivebyfive.terrain"] = "fivebyfive.terrain"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_form(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        flat = {k: data.pop(k) for k in ("x", "y", "width", "height") if k in data}
+        if flat and "rect" not in data:
+            data["rect"] = flat
+        elif flat:
+            raise ValueError("give the rectangle either as rect or as x, y, width and height")
+        corners = data.pop("corners", None)
+        if corners is not None and "points" not in data:
+            data["points"] = _corners(corners)
+        if "solid" in data and isinstance(data["solid"], str):
+            data["solid"] = data["solid"].strip().lower() in ("true", "on", "yes", "1")
+        return data
+
+
+def _corners(text: Any) -> Any:
+    """ "6,18 10,18 8,22" (or "6 18; 10 18; 8 22") as [[6, 18], [10, 18], [8, 22]]."""
+    if not isinstance(text, str):
+        return text
+    pairs = [p for p in text.replace(";", " ").split() if p]
+    if all("," in p for p in pairs):
+        numbers = [n for p in pairs for n in p.split(",")]
+    else:
+        numbers = text.replace(";", " ").replace(",", " ").split()
+    try:
+        values = [float(n) for n in numbers if n]
+    except ValueError:
+        raise ValueError("corners are pairs of inches, like 6,18 10,18 8,22") from None
+    if len(values) % 2:
+        raise ValueError("corners are pairs of inches, like 6,18 10,18 8,22: one number is missing")
+    return [values[i : i + 2] for i in range(0, len(values), 2)]
 
 
 class RemoveTerrain(Command):
@@ -174,6 +213,13 @@ def set_sheet(state: CampaignState, cmd: SetSheet, ctx: Ctx) -> list[NewEvent]:
     p = state.participant(cmd.participant)
     scores = Abilities(rage=cmd.rage, grace=cmd.grace, precognition=cmd.precognition)
     ranks = {r: getattr(cmd, r) for r in RANKS}
+    check_limits(p, scores, ranks)
+    data = sheet_data(p, cmd, scores, ranks)
+    return [NewEvent(type="fivebyfive.sheet_set", data=data, audience=_audience(state, p.id))]
+
+
+def check_limits(p: Participant, scores: Abilities, ranks: dict[str, int]) -> None:
+    """FX-A-1 / FX-D-4: a PC's Abilities run 1-4 and its Ranks 0-4."""
     if p.kind == "pc":
         if max(scores.values()) > PC_ABILITY_MAX:
             raise RuleError(f"A PC's Ability Scores run from 1 to {PC_ABILITY_MAX}.", rule="FX-A-1")
@@ -182,11 +228,14 @@ def set_sheet(state: CampaignState, cmd: SetSheet, ctx: Ctx) -> list[NewEvent]:
                 f"A PC's Combat Ranks run from 0 (unskilled) to {PC_RANK_MAX}; 5 comes only from a shift.",
                 rule="FX-D-4",
             )
+
+
+def sheet_data(p: Participant, cmd: Any, scores: Abilities, ranks: dict[str, int]) -> dict[str, Any]:
     current = Abilities.model_validate(cmd.current.model_dump()) if cmd.current else scores
     over = [a for a in ABILITIES if current.get(a) > scores.get(a)]
     if over:
         raise RuleError(f"{p.name}'s current {over[0].capitalize()} cannot be above its score.")
-    data = {
+    return {
         "participant": p.id,
         "name": p.name,
         "scores": scores.model_dump(),
@@ -194,7 +243,6 @@ def set_sheet(state: CampaignState, cmd: SetSheet, ctx: Ctx) -> list[NewEvent]:
         "ranks": ranks,
         "status": status_after("ok", current),
     }
-    return [NewEvent(type="fivebyfive.sheet_set", data=data, audience=_audience(state, p.id))]
 
 
 def set_shift(state: CampaignState, cmd: SetShift, ctx: Ctx) -> list[NewEvent]:

@@ -88,6 +88,14 @@ def shown(state: CampaignState, pid: str) -> bool:
     return p is not None and not p.hidden and party_sees(state, pid)
 
 
+def out_of_sight(state: CampaignState, pid: str) -> bool:
+    """Fog of war: an NPC standing on the tabletop where no conscious PC can see it."""
+    p = state.find_participant(pid)
+    if p is None or p.hidden or side_of(p) == "pc" or not settings(state).fog_of_war:
+        return False
+    return ext(state).board.token(pid) is not None and not party_sees(state, pid)
+
+
 @dataclass(frozen=True)
 class Refusal:
     rule: str

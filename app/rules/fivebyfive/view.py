@@ -6,16 +6,27 @@ need), a hidden character, or (with fog of war) an NPC no conscious PC has in si
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, Participant
+from app.rules.dice import fraction_text
 from app.rules.fivebyfive import odds, tactics
 from app.rules.fivebyfive.state import ACTIONS, DEFENCE_OF, Character, allowance, ext, settings, side_of
 from app.rules.system import Option, Prompt, Viewer
 
 
 def _may_see(state: CampaignState, p: Participant, viewer: Viewer) -> bool:
-    return viewer.is_gm or not p.hidden
+    if viewer.is_gm or p.id in viewer.participants:
+        return True
+    return not p.hidden and not tactics.out_of_sight(state, p.id)
+
+
+def conceals(state: CampaignState, viewer: Viewer) -> frozenset[str]:
+    """Fog of war: the NPCs on the tabletop no conscious PC can see are hidden from players and spectators."""
+    if viewer.is_gm:
+        return frozenset()
+    return frozenset(p.id for p in state.participants if tactics.out_of_sight(state, p.id))
 
 
 def _sheet_visible(p: Participant, viewer: Viewer) -> bool:
@@ -123,6 +134,7 @@ def _fight_view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
         token = ext(state).board.token(p.id)
         if token is not None and (viewer.is_gm or tactics.shown(state, p.id)) and not fight.acted:
             turn["circle"] = {"x": token.x, "y": token.y, "r": turn["left"]}
+        turn["targets"] = _targets(state, viewer, p.id) if turn["mine"] or viewer.is_gm else {}
         out["turn"] = turn
     if fight.attack is not None:
         a = fight.attack
@@ -135,6 +147,30 @@ def _fight_view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             "hits": a.hits,
             "outcomes": list(a.outcomes),
         }
+    return out
+
+
+def _targets(state: CampaignState, viewer: Viewer, pid: str) -> dict[str, dict[str, Any]]:
+    """For the map: each enemy the acting character may attack now, per action its chance to hit."""
+    fight = ext(state).fight
+    c = ext(state).character(pid)
+    if fight is None or fight.acted or fight.attack is not None or c is None or not c.able:
+        return {}
+    if not viewer.controls(pid):
+        return {}
+    out: dict[str, dict[str, Any]] = {}
+    for o in _attack_options(state, viewer, pid, c):
+        target = o.command["target"]
+        action = o.command["type"].removeprefix("fivebyfive.")
+        entry = out.setdefault(target, {"legal": False, "actions": {}})
+        hit = sum((b.chance for b in o.odds), Fraction(0)) - (o.odds[-1].chance if o.odds else 0)
+        entry["actions"][action] = {
+            "enabled": o.enabled,
+            "hit": fraction_text(hit) if o.enabled else None,
+            "reason": o.reason,
+            "option": o.id,
+        }
+        entry["legal"] = entry["legal"] or o.enabled
     return out
 
 

@@ -13,7 +13,7 @@ import pytest
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import ManualRoller
 from app.rules.errors import RuleError
-from app.rules.fivebyfive import DRAFT_SYSTEM
+from app.rules.fivebyfive import SYSTEM
 from app.rules.fivebyfive.state import Character, FiveState, ext
 from app.rules.game import Game
 from app.rules.system import Ctx, Event, Viewer
@@ -26,7 +26,7 @@ SEATS = {
     "spec": ("seat-spec", "Table", "spectator"),
 }
 
-GAME = Game(DRAFT_SYSTEM)
+GAME = Game(SYSTEM)
 
 ARIA = {"rage": 3, "grace": 2, "precognition": 2, "strike": 2, "aim": 1, "focus": 0}
 ARIA |= {"parry": 2, "dodge": 1, "resist": 1}

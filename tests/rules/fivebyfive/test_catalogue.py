@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.rules.fivebyfive import DRAFT_SYSTEM
+from app.rules.fivebyfive import SYSTEM
 from tests.rules.fivebyfive.harness import GAME, Table
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -40,25 +40,25 @@ def test_every_rule_is_explained_in_the_docs(rule: str):
 
 def test_every_command_is_named_in_the_docs():
     page = DOCS.read_text()
-    missing = [t for t in DRAFT_SYSTEM.commands if f"`{t}`" not in page]
+    missing = [t for t in SYSTEM.commands if f"`{t}`" not in page]
     assert not missing, missing
-    assert DRAFT_SYSTEM.docs == "rules/fivebyfive.md"
+    assert SYSTEM.docs == "rules/fivebyfive.md"
 
 
 def test_every_setting_is_explained_in_the_docs():
     page = DOCS.read_text()
-    assert [name for name in DRAFT_SYSTEM.settings_model.model_fields if f"`{name}`" not in page] == []
+    assert [name for name in SYSTEM.settings_model.model_fields if f"`{name}`" not in page] == []
 
 
 def test_every_event_type_reads_in_the_log():
-    own = [t for t in DRAFT_SYSTEM.reducers if t.startswith("fivebyfive.")]
-    assert [t for t in own if t not in DRAFT_SYSTEM.describers] == []
+    own = [t for t in SYSTEM.reducers if t.startswith("fivebyfive.")]
+    assert [t for t in own if t not in SYSTEM.describers] == []
 
 
 def test_the_demo_script_runs():
     t = Table()
     seats = {"Ann": "seat-ann", "Ben": "seat-ben"}
-    for command in DRAFT_SYSTEM.demo.commands:
+    for command in SYSTEM.demo.commands:
         fields = {
             k: seats.get(v[1:], v) if isinstance(v, str) and v.startswith("@") else v
             for k, v in command.items()

@@ -130,3 +130,46 @@ def test_the_movement_circle_and_options_belong_to_the_current_player(t: Table):
     assert t.options("spec") == {}
     gm = t.options("gm")
     assert "move" in gm  # the GM may act for anyone
+
+
+def test_fog_of_war_conceals_an_unseen_npc_from_the_core_views_too():
+    t = Table().cast().start(terrain=[WALL], tokens={"Aria": [5, 5], "Goblin": [20, 5], "Brick": [10, 15]})
+    t.round(Aria=1, Brick=2, Goblin=3)  # the Goblin's turn, out of sight
+    goblin = t.pid("Goblin")
+    for who in ("ann", "spec"):
+        assert t.game.system.conceals(t.state, t.viewer(who)) == {goblin}
+        text = t.dump(who)
+        assert "Goblin" not in text and goblin not in text  # not in the order, the participants, the turn
+    assert t.game.system.conceals(t.state, t.viewer("gm")) == frozenset()
+    assert "Goblin" in t.dump("gm")
+    # The round's Initiative reached the players without the Goblin in it.
+    shown = [e for e in t.events if e.type == "fivebyfive.initiative_shown"]
+    assert shown and "Goblin" not in json.dumps(shown[-1].data)
+    assert [e.audience for e in t.events if e.type == "fivebyfive.turn_started"][-1] == "gm"
+
+
+def test_the_map_marks_each_legal_target_with_its_exact_chance_to_hit(t: Table):
+    t.round(Aria=3, Brick=2, Goblin=1)
+    targets = t.view("ann")["system"]["fight"]["turn"]["targets"]
+    goblin = targets[t.pid("Goblin")]
+    # Strike 2 x Rage 3 needs 6 or less: 23 of 36 rolls (the 11 with a 0 among them).
+    assert goblin["legal"] and goblin["actions"]["strike"]["hit"] == "63.9%"
+    assert goblin["actions"]["aim"] == {
+        "enabled": False,
+        "hit": None,
+        "reason": goblin["actions"]["aim"]["reason"],
+        "option": f"aim-{t.pid('Goblin')}",
+    }
+    assert "FX-O-1" in goblin["actions"]["aim"]["reason"]
+    assert t.view("ben")["system"]["fight"]["turn"]["targets"] == {}
+    assert t.view("spec")["system"]["fight"]["turn"]["targets"] == {}
+
+
+def test_FX_O_2_control_the_hit_is_drawn_by_the_page_with_dice_and_odds(t: Table):
+    t.round(Aria=3, Brick=2, Goblin=1)
+    t.do("ann", "fivebyfive.strike", d5(2, 3), target="Goblin")
+    prompt = t.prompt("control")
+    assert prompt.drawn_by_system and prompt.choices[0].rolls
+    (option,) = [o for o in t.options("gm").values() if o.command.get("prompt") == prompt.id]
+    assert [b.label for b in option.odds] == ["Blocked the Hit", "Controlled", "Not controlled"]
+    assert not [o for o in t.options("ann").values() if o.command.get("prompt") == prompt.id]

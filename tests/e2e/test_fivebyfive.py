@@ -1,0 +1,150 @@
+"""Xceptional 5x5 in a real browser: the GM rolls Initiative, a phone drags its token within the
+movement circle and strikes a highlighted target, the GM's NPC Controls the Hit, the phone chooses the
+damage; the GM console and the table view follow live."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.api.test_fivebyfive import rooftop
+from tests.helpers import Table
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+}
+
+
+def screen_point(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Where the tabletop's (x, y) inches are on the screen."""
+    return page.evaluate(
+        """([x, y]) => {
+            const svg = document.querySelector('svg.fx-map');
+            const p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+            return [p.x, p.y];
+        }""",
+        [x, y],
+    )
+
+
+def view_width(page: Page) -> float:
+    return page.evaluate("document.querySelector('svg.fx-map').viewBox.baseVal.width")
+
+
+def pinch(page: Page, x: float, y: float) -> None:
+    """Two fingers on the tabletop moving apart (Chrome's touch input, as a phone sends it)."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, spread: float) -> None:
+        points = [{"x": x - spread, "y": y, "id": 0}, {"x": x + spread, "y": y, "id": 1}]
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": kind, "touchPoints": points if kind != "touchEnd" else []}
+        )
+
+    touch("touchStart", 20)
+    for spread in (30, 40, 50, 60):
+        touch("touchMove", spread)
+    touch("touchEnd", 60)
+    cdp.detach()
+
+
+def test_a_phone_drags_its_token_in_the_circle_and_strikes_and_everyone_sees_it(
+    browser, live_server, live_http, artifacts
+):
+    table = Table.create(live_http, system="fivebyfive", dice="manual")
+    ann, _, ids = rooftop(table)
+    thug = ids["Thug"]
+
+    gm_ctx = browser.new_context(viewport={"width": 1366, "height": 900}, base_url=live_server.url)
+    gm = gm_ctx.new_page()
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    phone_ctx = browser.new_context(**PHONE, base_url=live_server.url)
+    phone = phone_ctx.new_page()
+    phone.goto(f"/c/{table.id}/seat/{ann.token}")
+    expect(phone.locator("#live-pill")).to_have_text("live")
+    tv_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    tv = tv_ctx.new_page()
+    tv.goto(f"/c/{table.id}/watch/{table.spectator}")
+    expect(tv.locator("#live-pill")).to_have_text("live")
+    expect(tv.locator("#fx-board svg .fx-token")).to_have_count(3)
+
+    # The GM rolls Initiative with physical dice: Aria 3, Brick 1, Thug 3 (a tie: the PC goes first).
+    roll = gm.locator("#fx-turn form[aria-label^='Roll Initiative']")
+    roll.locator("input[name=dice]").fill("3 1 3")
+    roll.get_by_role("button").click()
+    expect(phone.locator("#initiative li.current")).to_contain_text("Aria")
+    expect(tv.locator("#initiative li").first).to_contain_text("Aria")
+
+    # Aria's phone: the movement circle (3 inches) and the Thug, out of reach for a Strike.
+    expect(phone.locator("#fx-board .fx-reach.mine")).to_have_attribute("r", "3.0")
+    strike = phone.locator(f"#fx-act-{thug} form[aria-label='Strike Thug']")
+    expect(strike.get_by_role("button")).to_be_disabled()
+    expect(strike).to_contain_text("out of reach")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(artifacts / "fivebyfive-phone-turn.png"), full_page=True)
+
+    # Drag Aria's token 2.2 inches right, inside the circle.
+    token = phone.locator("#fx-board .fx-token[data-name='Aria']")
+    start = screen_point(phone, 4, 8)
+    end = screen_point(phone, 6.2, 8)
+    phone.mouse.move(*start)
+    phone.mouse.down()
+    phone.mouse.move((start[0] + end[0]) / 2, end[1], steps=4)
+    phone.mouse.move(*end, steps=4)
+    phone.mouse.up()
+    expect(token).to_have_attribute("data-x", "6.2")
+    # The GM console and the table view move the token too, without a reload.
+    expect(gm.locator("#fx-board .fx-token[data-name='Aria']")).to_have_attribute("data-x", "6.2")
+    expect(tv.locator("#fx-board .fx-token[data-name='Aria']")).to_have_attribute("data-x", "6.2")
+
+    # Two fingers spread on the phone's table zoom in; the zoom stays through live updates.
+    before = view_width(phone)
+    pinch(phone, *screen_point(phone, 8, 8))
+    zoomed = view_width(phone)
+    assert zoomed < before * 0.8
+    # The table view zooms with its buttons.
+    tv.get_by_role("button", name="Zoom in").click()
+    tv_zoomed = view_width(tv)
+    assert tv_zoomed < 25
+
+    # Now the Thug is a highlighted target with its exact chance; tapping it leads to the Strike.
+    target = phone.locator(f"#fx-board .fx-token.target[data-pid='{thug}']")
+    expect(target).to_contain_text("Strike 63.9%")
+    target.tap()
+    strike = phone.locator(f"#fx-act-{thug} form[aria-label='Strike Thug']")
+    expect(strike.get_by_role("button")).to_be_enabled()
+    expect(strike).to_contain_text("Strike 2 x Rage 3: 6 or less")
+    strike.locator("input[name=dice]").fill("2 3")
+    strike.get_by_role("button").tap()
+
+    # The GM answers for the Thug: Control the Hit with Parry, the odds shown; 4 x 4 fails.
+    control = gm.locator("#fx-prompt .fx-control")
+    expect(control).to_contain_text("Roll Parry")
+    expect(control).to_contain_text("Not controlled")
+    expect(tv.locator("#fx-board")).to_contain_text("Aria → Thug")
+    control.locator("input[name=dice]").fill("4 4")
+    control.get_by_role("button").click()
+
+    # Not controlled: Aria's player chooses which of the Thug's Abilities drops.
+    rage = phone.locator("#prompts").get_by_role("button", name="Rage")
+    expect(rage).to_be_visible()
+    phone.screenshot(path=str(artifacts / "fivebyfive-phone-damage.png"), full_page=True)
+    rage.tap()
+    expect(gm.locator(f"#fx-sheet-{thug}")).to_contain_text("2/3")
+    assert view_width(phone) == zoomed and view_width(tv) == tv_zoomed  # kept through the pushes
+    expect(gm.locator("#fx-order li.current")).to_contain_text("Thug")
+    expect(tv.locator("#initiative li.current")).to_contain_text("Thug")
+    expect(phone.locator("#fx-turn")).not_to_contain_text("Your turn")
+
+    gm.screenshot(path=str(artifacts / "fivebyfive-gm.png"), full_page=True)
+    tv.screenshot(path=str(artifacts / "fivebyfive-table.png"), full_page=True)
+    phone.set_viewport_size({"width": 360, "height": 740})
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    phone.screenshot(path=str(artifacts / "fivebyfive-phone-360.png"), full_page=True)
+    # The phone never saw the Thug's numbers.
+    assert "Parry 2 x Rage" not in phone.content()
+    for ctx in (gm_ctx, phone_ctx, tv_ctx):
+        ctx.close()
