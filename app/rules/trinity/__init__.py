@@ -1,6 +1,6 @@
 """The Trinity Code 2.0: combat moves, range bands, advantage, karma, Luck, harm, stress and healing.
 
-Exported as DRAFT_SYSTEM until its pages exist; the lead renames it SYSTEM so the registry finds it.
+Its pages are templates/systems/trinity/{gm,player,table}.html; the rules are docs/rules/trinity.md.
 """
 
 from app.rules.system import SystemPart
@@ -12,7 +12,7 @@ from app.rules.trinity.state import Settings, TrinityState, initial_ext
 from app.rules.trinity.table import COMMANDS, parse_setup
 from app.rules.trinity.view import view
 
-DRAFT_SYSTEM = SystemPart(
+SYSTEM = SystemPart(
     key="trinity",
     title="The Trinity Code 2.0",
     summary="Investigations and fights by range band: advantage, shared karma pools, Luck, harm and stress.",
@@ -29,4 +29,4 @@ DRAFT_SYSTEM = SystemPart(
     demo=DEMO,
 )
 
-__all__ = ["DRAFT_SYSTEM"]
+__all__ = ["SYSTEM"]

@@ -22,11 +22,11 @@ from app.rules.trinity.state import (
 )
 
 
-class _In(BaseModel):
+class StrictIn(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
 
-class WeaponIn(_In):
+class WeaponIn(StrictIn):
     name: str = Field(min_length=1, max_length=40)
     harm: int = Field(ge=0, le=20)  # harm-N
     kind: Literal["melee", "ranged"] = "ranged"
@@ -44,13 +44,13 @@ class WeaponIn(_In):
         return self
 
 
-class ArmourIn(_In):
+class ArmourIn(StrictIn):
     name: str = Field(default="armour", min_length=1, max_length=40)
     armour: int = Field(ge=0, le=20)  # armour-N
     threshold: int | None = Field(default=None, ge=0, le=999)  # None: threshold-infinite
 
 
-class ItemIn(_In):
+class ItemIn(StrictIn):
     name: str = Field(min_length=1, max_length=40)
     heal: int = Field(default=0, ge=0, le=20)
     calm: int = Field(default=0, ge=0, le=20)
@@ -74,9 +74,9 @@ class SetupCharacter(Command):
     harm: int | None = Field(default=None, ge=0, le=31)
     stress: int | None = Field(default=None, ge=0, le=30)
     out_of_luck: str = Field(default="", max_length=400)
-    armour: ArmourIn | None = None
-    weapons: tuple[WeaponIn, ...] = Field(default=(), max_length=12)
-    items: tuple[ItemIn, ...] = Field(default=(), max_length=12)
+    armour: ArmourIn | None = None  # None: keep the armour the sheet has (armour 0 takes it off)
+    weapons: tuple[WeaponIn, ...] | None = Field(default=None, max_length=12)  # None: keep
+    items: tuple[ItemIn, ...] | None = Field(default=None, max_length=12)  # None: keep
     ignores_close_penalty: bool = False
 
 
@@ -85,7 +85,7 @@ class SetupOpponent(Command):
     opponent: str
     harm: int = Field(default=1, ge=0, le=20)
     harm_limit: int = Field(default=3, ge=1, le=50)
-    armour: ArmourIn | None = None
+    armour: ArmourIn | None = None  # None: keep (armour 0 takes it off)
     attack: Literal["melee", "ranged"] = "melee"
     taken: int | None = Field(default=None, ge=0, le=50)
 
@@ -167,28 +167,19 @@ def no_move(state: CampaignState) -> None:
         raise RuleError("Wait until the move being made is finished.")
 
 
-def _armour(a: ArmourIn | None) -> Armour | None:
-    return None if a is None else Armour(name=a.name, value=a.armour, threshold=a.threshold)
+def armour_of(a: ArmourIn | None) -> Armour | None:
+    if a is None or a.armour == 0:
+        return None
+    return Armour(name=a.name, value=a.armour, threshold=a.threshold)
 
 
 # --- deciders ------------------------------------------------------------------------------------
 
 
-def setup_character(state: CampaignState, cmd: SetupCharacter, ctx: Ctx) -> list[NewEvent]:
-    p = state.participant(cmd.character)
-    t = ext(state)
-    if t.opponent(p.id) is not None:
-        raise RuleError(f"{p.name} has an opponent sheet: a character is one or the other.")
-    old = t.character(p.id)
-    harm = cmd.harm if cmd.harm is not None else (old.harm if old else 0)
-    stress = cmd.stress if cmd.stress is not None else (old.stress if old else 0)
-    if harm > cmd.harm_limit + 1:
-        raise RuleError(f"Harm {harm} is past dying for a limit of {cmd.harm_limit}: mark the death instead.")
-    if stress > cmd.stress_limit:
-        raise RuleError(f"Stress cannot be more than the stress limit ({cmd.stress_limit}).")
-    weapons = tuple(
+def weapons_of(given: tuple[WeaponIn, ...], first: int = 1) -> tuple[Weapon, ...]:
+    return tuple(
         Weapon(
-            id=f"w{i + 1}",
+            id=f"w{first + i}",
             name=w.name,
             harm=w.harm,
             kind=w.kind,
@@ -197,16 +188,29 @@ def setup_character(state: CampaignState, cmd: SetupCharacter, ctx: Ctx) -> list
             capacity=(w.capacity or w.ammo or 6) if w.kind == "ranged" else 0,
             spares=w.spares,
         )
-        for i, w in enumerate(cmd.weapons)
+        for i, w in enumerate(given)
     )
-    items = tuple(
-        Item(id=f"i{i + 1}", name=x.name, heal=x.heal, calm=x.calm, timing=x.timing, uses=x.consumable)
-        for i, x in enumerate(cmd.items)
+
+
+def items_of(given: tuple[ItemIn, ...], first: int = 1) -> tuple[Item, ...]:
+    return tuple(
+        Item(id=f"i{first + i}", name=x.name, heal=x.heal, calm=x.calm, timing=x.timing, uses=x.consumable)
+        for i, x in enumerate(given)
     )
+
+
+def build_character(pid: str, name: str, cmd: SetupCharacter, old: Character | None) -> Character:
+    """A sheet from the set-up; gear left out (None) is kept from the old sheet."""
+    harm = cmd.harm if cmd.harm is not None else (old.harm if old else 0)
+    stress = cmd.stress if cmd.stress is not None else (old.stress if old else 0)
+    if harm > cmd.harm_limit + 1:
+        raise RuleError(f"Harm {harm} is past dying for a limit of {cmd.harm_limit}: mark the death instead.")
+    if stress > cmd.stress_limit:
+        raise RuleError(f"Stress cannot be more than the stress limit ({cmd.stress_limit}).")
     keep = old.model_dump(include={"dead", "lost", "opening", "shift", "follow_up", "delayed"}) if old else {}
-    c = Character(
+    return Character(
         **keep,
-        id=p.id,
+        id=pid,
         power=cmd.power,
         quickness=cmd.quickness,
         cool=cmd.cool,
@@ -217,13 +221,29 @@ def setup_character(state: CampaignState, cmd: SetupCharacter, ctx: Ctx) -> list
         stress_limit=cmd.stress_limit,
         luck=cmd.luck,
         out_of_luck=cmd.out_of_luck,
-        armour=_armour(cmd.armour),
-        weapons=weapons,
-        items=items,
+        armour=armour_of(cmd.armour) if cmd.armour is not None else (old.armour if old else None),
+        weapons=weapons_of(cmd.weapons) if cmd.weapons is not None else (old.weapons if old else ()),
+        items=items_of(cmd.items) if cmd.items is not None else (old.items if old else ()),
         ignores_close_penalty=cmd.ignores_close_penalty,
     )
+
+
+def setup_character(state: CampaignState, cmd: SetupCharacter, ctx: Ctx) -> list[NewEvent]:
+    p = state.participant(cmd.character)
+    t = ext(state)
+    if t.opponent(p.id) is not None:
+        raise RuleError(f"{p.name} has an opponent sheet: a character is one or the other.")
+    c = build_character(p.id, p.name, cmd, t.character(p.id))
     data = {"character": c.model_dump(mode="json"), "name": p.name}
     return [NewEvent(type="trinity.character_set", data=data, audience=participant_audience(p))]
+
+
+def build_opponent(pid: str, cmd: SetupOpponent, old: Opponent | None) -> Opponent:
+    taken = cmd.taken if cmd.taken is not None else (old.taken if old else 0)
+    armour = armour_of(cmd.armour) if cmd.armour is not None else (old.armour if old else None)
+    return Opponent(
+        id=pid, harm=cmd.harm, harm_limit=cmd.harm_limit, taken=taken, armour=armour, attack=cmd.attack
+    )
 
 
 def setup_opponent(state: CampaignState, cmd: SetupOpponent, ctx: Ctx) -> list[NewEvent]:
@@ -231,16 +251,7 @@ def setup_opponent(state: CampaignState, cmd: SetupOpponent, ctx: Ctx) -> list[N
     t = ext(state)
     if t.character(p.id) is not None:
         raise RuleError(f"{p.name} has a character sheet: a character is one or the other.")
-    old = t.opponent(p.id)
-    taken = cmd.taken if cmd.taken is not None else (old.taken if old else 0)
-    o = Opponent(
-        id=p.id,
-        harm=cmd.harm,
-        harm_limit=cmd.harm_limit,
-        taken=taken,
-        armour=_armour(cmd.armour),
-        attack=cmd.attack,
-    )
+    o = build_opponent(p.id, cmd, t.opponent(p.id))
     # The stat block is the GM's; players see the name, the kind of attack and whether it is out.
     return [
         NewEvent(

@@ -7,7 +7,7 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import RuleError
-from app.rules.system import Band, Option, Prompt, Viewer
+from app.rules.system import PLAYERS, Band, Option, Prompt, Viewer
 from app.rules.trinity.moves import (
     COMBAT_MOVES,
     MOVES,
@@ -21,6 +21,7 @@ from app.rules.trinity.moves import (
     result_of,
 )
 from app.rules.trinity.odds import band_odds, certain, special_odds
+from app.rules.trinity.prompts import rolls_at_once
 from app.rules.trinity.state import Character, Move, Opponent, Weapon, ext, settings_of
 
 SPECIAL_LABELS = {
@@ -164,18 +165,7 @@ def _item_hint(item) -> str:
     return " ".join(p for p in parts if p)
 
 
-def rolls_at_once(state: CampaignState) -> bool:
-    """A new move rolls in the same command when no karma window opens (TC-K-2)."""
-    t = ext(state)
-    return settings_of(state).karma_window == "when_points" and t.good == 0 and t.bad == 0
-
-
 # --- answers to prompts --------------------------------------------------------------------------
-
-
-def _window_closes(state: CampaignState, side: str) -> bool:
-    m = ext(state).move
-    return m is not None and (m.bad if side == "good" else m.good) is not None
 
 
 def _karma_odds(state: CampaignState, prompt: Prompt, key: str) -> tuple[Band, ...]:
@@ -227,34 +217,32 @@ def prompt_options(state: CampaignState, viewer: Viewer) -> list[Option]:
             why = "Wait until the move being made is finished."
         for choice in prompt.choices:
             odds: tuple[Band, ...] = ()
-            rolls = False
             if prompt.kind == "karma":
                 odds = _karma_odds(state, prompt, choice.key)
-                rolls = _window_closes(state, prompt.data["side"])
             elif prompt.kind == "luck":
                 odds = _luck_odds(state, choice.key)
-                rolls = choice.key == "reroll"
             elif prompt.kind in ("cheat_death", "face_demons"):
                 odds = _condition_odds(state, prompt, choice.key)
-                rolls = rolls_at_once(state)
             out.append(
                 Option(
                     id=f"{prompt.id}-{choice.key}",
                     label=choice.label,
                     command={"type": prompt.answer, "prompt": prompt.id, "choice": choice.key},
-                    participant=None if prompt.to == "gm" else prompt.to,
+                    participant=None if prompt.to in ("gm", PLAYERS) else prompt.to,
                     odds=odds,
                     enabled=why is None,
                     reason=why,
                     group=f"prompt-{prompt.kind}",
                     hint=choice.hint,
-                    rolls=rolls,
+                    rolls=choice.rolls,
                 )
             )
     return out
 
 
 def _answers(state: CampaignState, prompt: Prompt, viewer: Viewer) -> bool:
+    if prompt.to == PLAYERS:
+        return viewer.role == "player"
     if prompt.to == "gm":
         return viewer.is_gm
     if prompt.to in viewer.participants:

@@ -8,7 +8,7 @@ characters' conditions (dying: cheat death; on the brink: face your demons). Pro
 from __future__ import annotations
 
 from app.rules.campaign.state import CampaignState
-from app.rules.system import Prompt, PromptChoice
+from app.rules.system import PLAYERS, Prompt, PromptChoice
 from app.rules.trinity.moves import MOVES, PICK_LABEL, RESULT_LABEL, has_negatives, takes_harm
 from app.rules.trinity.state import BANDS, Move, ext, settings_of, shifted
 
@@ -20,13 +20,27 @@ def _name(state: CampaignState, pid: str | None) -> str:
     return p.name if p else "someone"
 
 
-def karma_choices(pool: int, side: str) -> tuple[PromptChoice, ...]:
+def karma_choices(pool: int, side: str, rolls: bool = False) -> tuple[PromptChoice, ...]:
+    """Pass or grab 1..pool points; `rolls` when this answer closes the window (the dice roll with it)."""
     sign = "+" if side == "good" else "-"
-    out = [PromptChoice(key="0", label="Pass")]
+    out = [PromptChoice(key="0", label="Pass", rolls=rolls)]
     out += [
-        PromptChoice(key=str(n), label=f"Grab {n}", hint=f"{sign}{n} on the roll") for n in range(1, pool + 1)
+        PromptChoice(key=str(n), label=f"Grab {n}", hint=f"{sign}{n} on the roll", rolls=rolls)
+        for n in range(1, pool + 1)
     ]
     return tuple(out)
+
+
+def good_karma_to(state: CampaignState, m: Move) -> str:
+    """TC-K-2: the players' side grabs Good karma (any player seat); a PC the GM plays, the GM."""
+    p = state.find_participant(m.character)
+    return PLAYERS if p is not None and p.owner is not None else m.character
+
+
+def rolls_at_once(state: CampaignState) -> bool:
+    """A new move rolls in the same command when no karma window opens (TC-K-2)."""
+    t = ext(state)
+    return settings_of(state).karma_window == "when_points" and t.good == 0 and t.bad == 0
 
 
 def luck_choices(state: CampaignState, m: Move) -> tuple[PromptChoice, ...]:
@@ -35,7 +49,7 @@ def luck_choices(state: CampaignState, m: Move) -> tuple[PromptChoice, ...]:
     out = []
     if has_negatives(m.mods) and not m.ignore_negatives:
         out.append(PromptChoice(key="ignore", label="Ignore the negative modifiers", hint="+1 Good karma"))
-    out.append(PromptChoice(key="reroll", label="Roll the 2d6 again", hint="+1 Good karma"))
+    out.append(PromptChoice(key="reroll", label="Roll the 2d6 again", hint="+1 Good karma", rolls=True))
     if m.result != "strong":
         out.append(PromptChoice(key="twelve", label="Make it a 12+", hint="+1 Bad karma"))
     move = MOVES[m.kind]
@@ -114,12 +128,13 @@ def move_prompts(state: CampaignState, m: Move) -> list[Prompt]:
             out.append(
                 Prompt(
                     id=f"{PREFIX}{m.id}-good",
-                    to=m.character,
+                    to=good_karma_to(state, m),
                     kind="karma",
                     text=f"{who} will {label.lower()}: grab Good karma? ({t.good} in the pool)",
                     answer="trinity.karma",
-                    choices=karma_choices(t.good, "good"),
+                    choices=karma_choices(t.good, "good", rolls=m.bad is not None),
                     data={**data, "side": "good"},
+                    drawn_by_system=True,
                 )
             )
         if m.bad is None:
@@ -130,8 +145,9 @@ def move_prompts(state: CampaignState, m: Move) -> list[Prompt]:
                     kind="karma",
                     text=f"{who} will {label.lower()}: grab Bad karma? ({t.bad} in the pool)",
                     answer="trinity.karma",
-                    choices=karma_choices(t.bad, "bad"),
+                    choices=karma_choices(t.bad, "bad", rolls=m.good is not None),
                     data={**data, "side": "bad"},
+                    drawn_by_system=True,
                 )
             )
         return out
@@ -149,6 +165,7 @@ def move_prompts(state: CampaignState, m: Move) -> list[Prompt]:
                 answer="trinity.luck",
                 choices=luck_choices(state, m),
                 data=data,
+                drawn_by_system=True,
             )
         ]
     if needs_effect(m):
@@ -161,6 +178,7 @@ def move_prompts(state: CampaignState, m: Move) -> list[Prompt]:
                 answer="trinity.effect",
                 choices=effect_choices(state, m),
                 data=data,
+                drawn_by_system=True,
             )
         ]
     if m.resolved and m.opponent_may_move and not m.band_answered and m.band is not None:
@@ -174,6 +192,7 @@ def move_prompts(state: CampaignState, m: Move) -> list[Prompt]:
                 answer="trinity.band_move",
                 choices=band_choices(band),
                 data=data,
+                drawn_by_system=True,
             )
         ]
     return []
@@ -183,6 +202,7 @@ def condition_prompts(state: CampaignState) -> list[Prompt]:
     """TC-H-6 and TC-S-2: a dying character is asked to cheat death, one on the brink to face their demons."""
     t = ext(state)
     out = []
+    now = rolls_at_once(state)
     for c in t.characters:
         busy = t.move is not None and t.move.character == c.id
         if c.dying and not busy:
@@ -193,8 +213,9 @@ def condition_prompts(state: CampaignState) -> list[Prompt]:
                     kind="cheat_death",
                     text=f"{_name(state, c.id)} is dying: cheat death (+Power).",
                     answer="trinity.cheat_death",
-                    choices=(PromptChoice(key="roll", label="Cheat death", hint="+Power"),),
+                    choices=(PromptChoice(key="roll", label="Cheat death", hint="+Power", rolls=now),),
                     data={"character": c.id},
+                    drawn_by_system=True,
                 )
             )
         elif c.on_the_brink and not c.dead and not c.dying and not c.unconscious and not busy:
@@ -206,10 +227,11 @@ def condition_prompts(state: CampaignState) -> list[Prompt]:
                     text=f"{_name(state, c.id)} is on the brink: face your demons.",
                     answer="trinity.face_demons",
                     choices=(
-                        PromptChoice(key="cool", label="Roll +Cool"),
-                        PromptChoice(key="wits", label="Roll +Wits"),
+                        PromptChoice(key="cool", label="Roll +Cool", rolls=now),
+                        PromptChoice(key="wits", label="Roll +Wits", rolls=now),
                     ),
                     data={"character": c.id},
+                    drawn_by_system=True,
                 )
             )
     return out
@@ -235,6 +257,7 @@ def tag_prompts(state: CampaignState) -> list[Prompt]:
                     PromptChoice(key="skip", label="Skip"),
                 ),
                 data={"tag": pending.id, "positive": pending.positive},
+                drawn_by_system=True,
             )
         )
     return out

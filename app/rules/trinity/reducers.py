@@ -272,7 +272,7 @@ def move_ended(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
     tag = d.get("tag")
     if tag:
         t = t.model_copy(update={"pending_tags": (*t.pending_tags, PendingTag.model_validate(tag))})
-    return t.model_copy(update={"move": None})
+    return t.model_copy(update={"move": None, "last": t.move})
 
 
 def move_cancelled(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:

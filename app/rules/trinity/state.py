@@ -271,6 +271,7 @@ class TrinityState(Frozen):
     tags: tuple[EnvTag, ...] = ()
     pending_tags: tuple[PendingTag, ...] = ()
     move: Move | None = None
+    last: Move | None = None  # the last finished move, for the pages' result card
 
     def character(self, pid: str | None) -> Character | None:
         return next((c for c in self.characters if c.id == pid), None)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import InputError, RuleError
 from app.rules.system import CommandSpec, explain
-from app.rules.trinity import care, gm
+from app.rules.trinity import care, gm, setup
 from app.rules.trinity import commands as mv
 from app.rules.trinity.state import RangeBand, ext
 
@@ -41,6 +41,11 @@ _TABLE = [
     (gm.RepairArmour, gm.repair_armour, "Repair armour", True, False),
     (gm.RemoveTag, gm.remove_tag, "Remove an environment tag", True, False),
     (care.UseItem, care.use_item, "Use an item", False, False),
+    (setup.GiveWeapon, setup.give_weapon, "Give a character a weapon", True, False),
+    (setup.GiveArmour, setup.give_armour, "Give a character armour", True, False),
+    (setup.GiveItem, setup.give_item, "Give a character an item", True, False),
+    (setup.DropGear, setup.drop_gear, "Take a weapon, item or armour away", True, False),
+    (setup.Import, setup.import_sheets, "Import characters and opponents from JSON", True, False),
 ]
 
 COMMANDS = {

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
-from app.rules.system import Viewer
+from app.rules.system import PLAYERS, Viewer
 from app.rules.trinity.moves import MOVES, RESULT_LABEL, fight_opponents
-from app.rules.trinity.state import Character, Move, Opponent, ext, settings_of
+from app.rules.trinity.state import BANDS, Character, Move, Opponent, ext, settings_of
 
 
 def _visible(state: CampaignState, pid: str, viewer: Viewer) -> bool:
@@ -18,6 +18,14 @@ def _visible(state: CampaignState, pid: str, viewer: Viewer) -> bool:
 def _name(state: CampaignState, pid: str | None) -> str | None:
     p = state.find_participant(pid) if pid else None
     return p.name if p else None
+
+
+def _addressee(state: CampaignState, to: str) -> str:
+    if to == "gm":
+        return "the GM"
+    if to == PLAYERS:
+        return "the players"
+    return _name(state, to) or "someone"
 
 
 def character_view(state: CampaignState, c: Character, viewer: Viewer) -> dict[str, Any]:
@@ -48,6 +56,7 @@ def move_view(state: CampaignState, m: Move, viewer: Viewer) -> dict[str, Any]:
         target=_name(state, m.opponent) if m.opponent and _visible(state, m.opponent, viewer) else None,
         result_label=RESULT_LABEL[m.result] if m.result else None,
         waiting_for=[p.to for p in state.prompts if p.data.get("move") == m.id],
+        waiting=[_addressee(state, p.to) for p in state.prompts if p.data.get("move") == m.id],
     )
     if m.opponent and not _visible(state, m.opponent, viewer):
         out["opponent"] = None
@@ -83,5 +92,10 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
         "board": board,
         "tags": [x.model_dump() for x in t.tags],
         "move": move_view(state, t.move, viewer) if t.move else None,
+        "last": move_view(state, t.last, viewer)
+        if t.last and _visible(state, t.last.character, viewer)
+        else None,
         "settings": settings.model_dump(mode="json"),
+        "bands": list(BANDS),
+        "fight": active is not None,
     }

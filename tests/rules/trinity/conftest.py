@@ -16,7 +16,7 @@ from app.rules.dice import ManualRoller
 from app.rules.errors import RuleError
 from app.rules.game import Game
 from app.rules.system import Ctx, Event, Option, Viewer
-from app.rules.trinity import DRAFT_SYSTEM
+from app.rules.trinity import SYSTEM
 from app.rules.trinity.state import Character, Opponent, TrinityState, ext
 from tests.rules.harness import InMemoryLog
 
@@ -26,7 +26,7 @@ SEATS = {
     "ben": ("seat-ben", "Ben", "player"),
     "spec": ("seat-spec", "Table", "spectator"),
 }
-GAME = Game(DRAFT_SYSTEM)
+GAME = Game(SYSTEM)
 
 PISTOL = {"name": "pistol", "harm": 2, "kind": "ranged", "tags": ["close", "medium"], "ammo": 6, "spares": 1}
 RIFLE = {"name": "rifle", "harm": 3, "kind": "ranged", "tags": ["medium"], "ammo": 5, "spares": 0}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app.rules.trinity import DRAFT_SYSTEM
+from app.rules.trinity import SYSTEM
 
 HERE = Path(__file__).parent
 DOC = HERE.parents[2] / "docs" / "rules" / "trinity.md"
@@ -26,6 +26,6 @@ def test_every_rule_id_is_named_by_a_test():
 def test_the_rules_page_explains_every_rule_and_names_every_command():
     page = DOC.read_text()
     assert not [r for r in RULE_IDS if r not in page]
-    assert not [t for t in DRAFT_SYSTEM.commands if f"`{t}`" not in page]
-    settings = DRAFT_SYSTEM.settings_model.model_fields
+    assert not [t for t in SYSTEM.commands if f"`{t}`" not in page]
+    settings = SYSTEM.settings_model.model_fields
     assert not [s for s in settings if f"`{s}`" not in page]

@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from app.rules.errors import Forbidden, InputError
+from app.rules.system import PLAYERS
 from tests.rules.trinity.conftest import Table
 
 
@@ -48,13 +49,26 @@ def test_TC_K_2_the_karma_window_opens_on_both_sides_before_the_dice(fight: Tabl
     events = fight.move("ann", "Aria", "open_fire", "Cultist", weapon="pistol")
     assert fight.types(events) == ["trinity.move_declared"]  # no dice yet
     good, bad = fight.prompt("karma", players=True), fight.prompt("karma", to="gm")
-    assert good.to == fight.pid("Aria") and [c.key for c in good.choices] == ["0", "1", "2"]
+    assert good.to == PLAYERS and [c.key for c in good.choices] == ["0", "1", "2"]
     assert [c.key for c in bad.choices] == ["0", "1"]
     fight.answer("ann", "karma", "2")
     assert pools(fight) == (0, 1, 2, 0)  # grabbed points are set aside
     assert fight.t.move.total is None
     fight.answer("gm", "karma", "0", faces=(3, 3))
     assert fight.t.move.total == 3 + 3 + 2 + 2
+
+
+@pytest.mark.rule("TC-K-2")
+def test_TC_K_2_any_player_grabs_good_karma_and_only_the_gm_grabs_bad(fight: Table):
+    karma(fight, 1, 1)
+    fight.move("ann", "Aria", "open_fire", "Cultist", weapon="pistol")
+    good, bad = fight.prompt("karma", players=True), fight.prompt("karma", to="gm")
+    assert any(o.id == f"{good.id}-1" for o in fight.options("ben"))  # Ben plays Brick, not Aria
+    assert not any(o.id.startswith(good.id) for o in fight.options("gm"))
+    fight.refused("gm", "trinity.karma", Forbidden, prompt=good.id, choice="1")
+    fight.refused("ben", "trinity.karma", Forbidden, prompt=bad.id, choice="1")
+    fight.do("ben", "trinity.karma", prompt=good.id, choice="1")
+    assert pools(fight) == (0, 1, 1, 0)
 
 
 @pytest.mark.rule("TC-K-2")
@@ -93,7 +107,8 @@ def test_TC_K_2_only_the_addressee_answers_and_only_what_the_pool_holds(fight: T
     karma(fight, 1, 2)
     fight.move("ann", "Aria", "open_fire", "Cultist", weapon="pistol")
     good = fight.prompt("karma", players=True)
-    fight.refused("ben", "trinity.karma", Forbidden, prompt=good.id, choice="1")
+    fight.refused("spec", "trinity.karma", Forbidden, prompt=good.id, choice="1")
+    fight.refused("gm", "trinity.karma", Forbidden, prompt=good.id, choice="1")
     fight.refused("ann", "trinity.karma", InputError, prompt=good.id, choice="2")
     bad = fight.prompt("karma", to="gm")
     fight.refused("ann", "trinity.karma", Forbidden, prompt=bad.id, choice="1")

@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from app.rules.dice import ManualRoller
-from app.rules.system import Ctx
-from app.rules.trinity import DRAFT_SYSTEM
+from app.rules.system import PLAYERS, Ctx
+from app.rules.trinity import SYSTEM
 from app.rules.trinity.reducers import REDUCERS
 from tests.rules.trinity.conftest import SECRET, Table
 
@@ -107,7 +107,7 @@ def test_undo_takes_back_a_step_of_the_move(fight: Table):
     assert fight.t.move.rolled and fight.t.bad == 1
     fight.do("gm", "campaign.undo")
     assert not fight.t.move.rolled and (fight.t.good, fight.t.aside_good, fight.t.bad) == (1, 0, 0)
-    assert fight.prompt("karma").to == fight.pid("Aria")
+    assert fight.prompt("karma").to == PLAYERS
     fight.answer("ann", "karma", "0", faces=(5, 5))
     assert fight.t.move.result == "strong"
 
@@ -136,13 +136,13 @@ def test_every_event_reads_as_a_sentence(fight: Table):
         if e.type.startswith("trinity."):
             text = fight.game.describe(e)
             assert text != e.type and text.endswith("."), (e.type, text)
-    assert set(DRAFT_SYSTEM.describers) >= {k for k in REDUCERS if k.startswith("trinity.")}
+    assert set(SYSTEM.describers) >= {k for k in REDUCERS if k.startswith("trinity.")}
 
 
 def test_the_demo_script_runs():
     t = Table()
     seats = {"Ann": "seat-ann", "Ben": "seat-ben"}
-    for command in DRAFT_SYSTEM.demo.commands:
+    for command in SYSTEM.demo.commands:
         payload = {
             k: (seats[v[1:]] if isinstance(v, str) and v.startswith("@") else v) for k, v in command.items()
         }
