@@ -1,6 +1,7 @@
 """Triptycho, Chapter 4: Combat — battle maps of sections, sight, movement, cards and dice levels.
 
-Exported as DRAFT_SYSTEM until its pages exist (the registry lists packages exporting SYSTEM).
+The system keeps its own turn order (`triptycho.initiative`, `triptycho.order`, `triptycho.next_turn`) so
+that an adversary no player's character can see is never named in the order or the log (TP-I-6).
 """
 
 from app.rules.system import SystemPart
@@ -11,8 +12,9 @@ from app.rules.triptycho.reducers import REDUCERS
 from app.rules.triptycho.setup import parse_setup
 from app.rules.triptycho.state import Settings, TriptychoState, initial_ext
 from app.rules.triptycho.view import DESCRIBERS, view
+from app.rules.triptycho.world import concealed
 
-DRAFT_SYSTEM = SystemPart(
+SYSTEM = SystemPart(
     key="triptycho",
     title="Triptycho (Chapter 4: Combat)",
     summary="Battle maps of sections with light, height and water; cards, dice levels, reactions.",
@@ -25,8 +27,10 @@ DRAFT_SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=view,
+    owns_initiative=True,
+    conceals=concealed,
     docs="rules/triptycho.md",
     demo=DEMO,
 )
 
-__all__ = ["DRAFT_SYSTEM"]
+__all__ = ["SYSTEM"]

@@ -225,8 +225,14 @@ def proceed(state: CampaignState, settings: Settings, attack: Attack, roller: Ro
                     f"{attack.card.name} across the border you block: jump in front and become the target?",
                     answer="triptycho.intercept",
                     choices=(
-                        PromptChoice(key="yes", label="Intercept"),
-                        PromptChoice(key="no", label="Let it pass"),
+                        PromptChoice(
+                            key="yes", label="Intercept", rolls=_rolls_at(state, settings, attack, blocker)
+                        ),
+                        PromptChoice(
+                            key="no",
+                            label="Let it pass",
+                            rolls=len(ask) == 1 and _rolls_at(state, settings, attack, target),
+                        ),
                     ),
                     data={"attack": attack.id},
                 )
@@ -248,6 +254,11 @@ def proceed(state: CampaignState, settings: Settings, attack: Attack, roller: Ro
         )
     )
     return events
+
+
+def _rolls_at(state: CampaignState, settings: Settings, attack: Attack, target: Entity) -> bool:
+    """Whether the attack resolves on `target` at once (no Reaction to ask for), rolling dice."""
+    return not (attack.card.hostile and reactions(state, settings, target) and not target.has("defenseless"))
 
 
 def _who(ext, viewer: Entity, attacker: Entity, state: CampaignState) -> str:
@@ -277,8 +288,19 @@ def _reaction_prompt(state, settings, attack: Attack, attacker: Entity, target: 
         d = combat.attack_dice(ext, settings, attacker, target, attack.card, card, attack.section)
         chance = combat.hit_odds(d, True)
         label = card.name + (f" (Miss {d.text()['miss'] or 'none'})" if card.miss else "")
-        options.append(PromptChoice(key=key, label=label, hint=f"hit chance {fraction_text(chance)}"))
-    options.append(PromptChoice(key="none", label="No Reaction", hint="hit automatically (TP-T-2)"))
+        options.append(
+            PromptChoice(
+                key=key,
+                label=label,
+                hint=f"hit chance {fraction_text(chance)}",
+                rolls=bool(attack.card.hit or attack.card.damage or card.miss or card.defense),
+            )
+        )
+    options.append(
+        PromptChoice(
+            key="none", label="No Reaction", hint="hit automatically (TP-T-2)", rolls=bool(attack.card.damage)
+        )
+    )
     return Prompt(
         id=f"{attack.id}-{target.id}-react",
         to=target.id,

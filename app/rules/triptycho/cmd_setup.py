@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from app.rules.campaign.state import CampaignState, InitiativeEntry
+from app.rules.campaign.state import CampaignState, InitiativeEntry, Participant, new_id
 from app.rules.errors import InputError, RuleError
 from app.rules.system import Command, Ctx, NewEvent, audience_of, explain
 from app.rules.triptycho import decks, flow, odds
@@ -26,11 +26,9 @@ from app.rules.triptycho.world import audience, board_of, entity_ref, name_of
 # --- characters -----------------------------------------------------------------------------------
 
 
-class SetUp(Command):
-    """A character's Triptycho sheet and cards, as JSON (a card editor or an import)."""
+class Sheet(Command):
+    """The fields of a Triptycho sheet: size, senses, dice, health and cards."""
 
-    type: Literal["triptycho.setup"] = "triptycho.setup"
-    participant: str
     side: Side | None = None
     size: Size = "medium"
     low_light: bool = False
@@ -45,23 +43,30 @@ class SetUp(Command):
     deck: tuple[str, ...] = Field(default=(), max_length=200)
 
 
-def setup(state: CampaignState, cmd: SetUp, ctx: Ctx) -> list[NewEvent]:
-    p = state.participant(cmd.participant)
-    for label, text in (("Acrobatics", cmd.acrobatics), ("Initiative", cmd.initiative)):
+class SetUp(Sheet):
+    """A character's Triptycho sheet and cards, as JSON (a card editor or an import)."""
+
+    type: Literal["triptycho.setup"] = "triptycho.setup"
+    participant: str
+
+
+def _sheet(state: CampaignState, p: Participant, cmd: Sheet, label: str = "") -> tuple[dict[str, Any], str]:
+    """The checked sheet of participant `p` and the audience of its event."""
+    for what, text in (("Acrobatics", cmd.acrobatics), ("Initiative", cmd.initiative)):
         if not dice_ok(text):
-            raise InputError(f"{label} '{text}' is not a dice entry: write it like 1d6.")
+            raise InputError(f"{label}{what} '{text}' is not a dice entry: write it like 1d6.")
     cards: list[Card] = []
     for i, raw in enumerate(cmd.cards):
         try:
             cards.append(Card.model_validate(raw))
         except ValidationError as error:
-            raise InputError(explain(error, prefix=f"Card {i + 1}: ")) from None
+            raise InputError(explain(error, prefix=f"{label}Card {i + 1}: ")) from None
     ids = [c.id for c in cards]
     if len(set(ids)) != len(ids):
-        raise InputError("Two cards have the same id.")
+        raise InputError(f"{label}Two cards have the same id.")
     unknown = [c for c in cmd.deck if c not in ids]
     if unknown:
-        raise InputError(f"The deck lists '{unknown[0]}', which is not one of the cards.")
+        raise InputError(f"{label}The deck lists '{unknown[0]}', which is not one of the cards.")
     old = ext_of(state).entity(p.id)
     side = cmd.side or (old.side if old else ("party" if p.kind == "pc" else "foes"))
     sheet = {
@@ -80,7 +85,98 @@ def setup(state: CampaignState, cmd: SetUp, ctx: Ctx) -> list[NewEvent]:
         "deck_list": list(cmd.deck),
     }
     secret = "gm" if p.hidden or (side == "foes" and p.owner is None) else audience_of(p.id)
+    return sheet, secret
+
+
+def setup(state: CampaignState, cmd: SetUp, ctx: Ctx) -> list[NewEvent]:
+    p = state.participant(cmd.participant)
+    sheet, secret = _sheet(state, p, cmd)
     return [NewEvent(type="triptycho.sheet_set", data={"sheet": sheet, "name": p.name}, audience=secret)]
+
+
+class AddEntity(Sheet):
+    """A new character with its sheet in one step. An adversary (side foes, run by the GM) is added
+    quietly: only the GM's log says so, and players learn of it when their characters see it (TP-I-6)."""
+
+    type: Literal["triptycho.add"] = "triptycho.add"
+    name: str = Field(min_length=1, max_length=60)
+    kind: Literal["pc", "npc"] | None = None
+    sections: tuple[str, ...] = Field(default=(), max_length=12)  # where it stands, if a map is loaded
+
+
+def _add_events(state: CampaignState, cmd: AddEntity, index_: int = 0, label: str = "") -> list[NewEvent]:
+    name = " ".join(cmd.name.split())
+    if any(p.name.casefold() == name.casefold() for p in state.participants):
+        raise RuleError(f"{label}There is already a character called {name}.")
+    kind = cmd.kind or ("pc" if cmd.side == "party" else "npc")
+    p = Participant(id=new_id(state, "p", index_), name=name, kind=kind)
+    sheet, secret = _sheet(state, p, cmd, label)
+    quiet = sheet["side"] == "foes" or kind == "npc"
+    events = [
+        NewEvent(
+            type="campaign.participant_added",
+            data={"participant": p.model_dump(exclude={"notes"})},
+            audience="gm" if quiet else "all",
+        ),
+        NewEvent(type="triptycho.sheet_set", data={"sheet": sheet, "name": name}, audience=secret),
+    ]
+    if cmd.sections:
+        ext = ext_of(state)
+        known = index(board_of(ext)).sections
+        bad = [s for s in cmd.sections if s not in known]
+        if bad:
+            raise RuleError(f"{label}There is no section '{bad[0]}' on the map.")
+        events.append(
+            NewEvent(
+                type="triptycho.placed",
+                data={"participant": p.id, "name": name, "sections": list(dict.fromkeys(cmd.sections))},
+                audience="gm" if quiet else "all",
+            )
+        )
+    return events
+
+
+def add_entity(state: CampaignState, cmd: AddEntity, ctx: Ctx) -> list[NewEvent]:
+    return _add_events(state, cmd)
+
+
+class Import(Command):
+    """Characters, adversaries and their cards as JSON: a new name is added (adversaries quietly),
+    a known name gets the sheet. All or nothing: one bad entry changes nothing."""
+
+    type: Literal["triptycho.import"] = "triptycho.import"
+    characters: tuple[dict[str, Any], ...] = Field(min_length=1, max_length=50)
+
+
+def import_characters(state: CampaignState, cmd: Import, ctx: Ctx) -> list[NewEvent]:
+    events: list[NewEvent] = []
+    names: set[str] = set()
+    for i, raw in enumerate(cmd.characters):
+        label = f"Character {i + 1}: "
+        if not isinstance(raw, dict) or not str(raw.get("name") or "").strip():
+            raise InputError(f"{label}give each character a name.")
+        name = str(raw["name"]).strip()
+        if name.casefold() in names:
+            raise InputError(f"{label}{name} is listed twice.")
+        names.add(name.casefold())
+        existing = state.find_participant(name)
+        try:
+            if existing is not None:
+                fields = {k: v for k, v in raw.items() if k not in ("name", "kind", "sections")}
+                sheet_cmd = SetUp.model_validate({**fields, "participant": existing.id})
+                sheet, secret = _sheet(state, existing, sheet_cmd, label)
+                events.append(
+                    NewEvent(
+                        type="triptycho.sheet_set",
+                        data={"sheet": sheet, "name": existing.name},
+                        audience=secret,
+                    )
+                )
+            else:
+                events += _add_events(state, AddEntity.model_validate(raw), i + 1, label)
+        except ValidationError as error:
+            raise InputError(explain(error, prefix=label)) from None
+    return events
 
 
 class Place(Command):
@@ -379,8 +475,9 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
         for r in rolls
     ]
     entries = [InitiativeEntry(participant=r["participant"], value=r["value"]).model_dump() for r in ordered]
-    hidden = any(state.participant(r["participant"]).hidden for r in rolls)
+    # The order names everyone in it: it is public only when every player sees every one (TP-I-6).
+    public = all(audience(state, e) == "all" for e in who)
     events.append(
-        NewEvent(type="generic.initiative_set", data={"entries": entries}, audience="gm" if hidden else "all")
+        NewEvent(type="generic.initiative_set", data={"entries": entries}, audience="all" if public else "gm")
     )
     return events

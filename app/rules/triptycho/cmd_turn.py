@@ -10,7 +10,7 @@ from pydantic import Field
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import RuleError
-from app.rules.generic.commands import NextTurn, next_turn
+from app.rules.generic.commands import NextTurn, SetInitiative, next_turn, set_initiative
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import decks, flow
 from app.rules.triptycho.board import index
@@ -238,7 +238,51 @@ def discard(state: CampaignState, cmd: Discard, ctx: Ctx) -> list[NewEvent]:
         )
     )
     if state.initiative.entries and state.initiative.current == e.id:
-        events += next_turn(state, NextTurn(), ctx)
+        events += advance(state, ctx)
+    return events
+
+
+class Next(Command):
+    """Move the turn order on (the GM, or the player whose turn it is)."""
+
+    type: Literal["triptycho.next_turn"] = "triptycho.next_turn"
+
+
+def advance(state: CampaignState, ctx: Ctx) -> list[NewEvent]:
+    """The generic turn advance, told only to the players whose characters see who acts next: the
+    others read "the GM's turn" (TP-I-6)."""
+    events = next_turn(state, NextTurn(), ctx)
+    first = events[0]
+    pid = state.initiative.entries[first.data["turn"]].participant
+    e = ext_of(state).entity(pid)
+    if e is None or first.data.get("participant") is None:
+        return events
+    told = audience(state, e)
+    if told == "all":
+        return events
+    masked = first.model_copy(update={"data": {**first.data, "participant": None, "name": None}})
+    noted = NewEvent(
+        type="generic.turn_noted", data={"participant": pid, "name": name_of(state, pid)}, audience=told
+    )
+    return [masked, noted, *events[1:]]
+
+
+def next_turn_cmd(state: CampaignState, cmd: Next, ctx: Ctx) -> list[NewEvent]:
+    return advance(state, ctx)
+
+
+class Order(SetInitiative):
+    """Set the turn order by hand (the GM): highest first."""
+
+    type: Literal["triptycho.order"] = "triptycho.order"  # type: ignore[assignment]
+
+
+def order(state: CampaignState, cmd: Order, ctx: Ctx) -> list[NewEvent]:
+    events = set_initiative(state, cmd, ctx)
+    ext = ext_of(state)
+    who = [e for item in cmd.entries if (e := ext.entity(state.participant(item.participant).id))]
+    if any(audience(state, e) != "all" for e in who):
+        events = [e.model_copy(update={"audience": "gm"}) for e in events]
     return events
 
 

@@ -158,16 +158,24 @@ def first_region() -> Region:
 
 def _clip(region: Region, a: float, b: float, c: float) -> Region:
     """Keep the part of the convex polygon where a*s + b*lam + c >= EPS (strictly inside the half-plane)."""
+    c -= EPS
+    values = [a * s + b * lam + c for s, lam in region]
+    low, high = min(values), max(values)
+    if low >= 0:  # wholly inside: most clips along a straight corridor
+        return region
+    if high < 0:
+        return ()
     out: list[tuple[float, float]] = []
     n = len(region)
     for i in range(n):
         s1, l1 = region[i]
-        s2, l2 = region[(i + 1) % n]
-        v1 = a * s1 + b * l1 + c - EPS
-        v2 = a * s2 + b * l2 + c - EPS
+        v1 = values[i]
+        j = i + 1 if i + 1 < n else 0
+        v2 = values[j]
         if v1 >= 0:
             out.append((s1, l1))
         if (v1 >= 0) != (v2 >= 0):
+            s2, l2 = region[j]
             t = v1 / (v1 - v2)
             out.append((s1 + t * (s2 - s1), l1 + t * (l2 - l1)))
     return tuple(out)

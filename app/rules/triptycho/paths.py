@@ -191,78 +191,56 @@ def _any_straight(portals: list[list[tuple[geo.Point, geo.Point]]]) -> bool:
     return go(0, None, None)
 
 
-def _cross(o: tuple[float, float], p: tuple[float, float], q: tuple[float, float]) -> float:
-    return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+def visible_from(idx: MapIndex, origin: str) -> set[str]:
+    """Every section terrain lets someone in `origin` see into: the ends of the straight, unblocked routes
+    of soft borders at most SIGHT_SLACK longer than the shortest walk there (one sweep from the origin).
 
+    A route already longer than that to a section can lead nowhere that counts: the walk to anything
+    beyond is at most the walk to that section plus the rest, so such branches are cut at once.
+    """
+    dist = idx.distances(origin)
+    seen = {origin}
 
-def _spots(idx: MapIndex, sid: str) -> list[tuple[float, float]]:
-    """A section's centre, then points just inside each corner (where lines through doorways start)."""
-    cx, cy = idx.centre(sid)
-    return [(cx, cy)] + [(0.8 * x + 0.2 * cx, 0.8 * y + 0.2 * cy) for x, y in idx.sections[sid].points]
-
-
-def quick_sight(idx: MapIndex, a: str, b: str) -> Route | None:
-    """An unblocked straight route found by walking segments between a few points of a and of b."""
-    for p in _spots(idx, a):
-        for q in _spots(idx, b):
-            route = centre_walk(idx, a, b, p, q)
-            if route is not None and not route.blocked:
-                return route
-    return None
-
-
-def centre_walk(
-    idx: MapIndex, a: str, b: str, p: tuple[float, float] | None = None, q: tuple[float, float] | None = None
-) -> Route | None:
-    """The route of the segment from a point of a (its centre) to a point of b, if it runs through soft
-    borders only, crossing each cleanly (not through a corner) and in order. Any route it finds is
-    straight (TP-D-3); when it finds none, the full search decides."""
-    p, q = p or idx.centre(a), q or idx.centre(b)
-    here, path, rises, last_t = a, [a], [], 0.0
-    for _ in range(len(idx.sections)):
-        if here == b:
-            return Route(tuple(path), tuple(rises))
-        nxt = None
+    def step(here, path, rises, frame, region):
         for edge in idx.edges[here]:
-            if edge.to in path:
+            nxt = edge.to
+            if edge.kind != "soft" or nxt in path or len(path) > dist.get(nxt, INF) + SIGHT_SLACK:
                 continue
+            new_path = (*path, nxt)
+            new_rises = (*rises, edge.rise)
+            first = True
             for right, left in edge.pieces:
-                dl, dr = _cross(p, q, left), _cross(p, q, right)
-                if not (dl > 1e-9 and dr < -1e-9):
-                    continue
-                # p behind the portal, q beyond it: crossing forward, cleanly.
-                dp, dq = _cross(right, left, p), _cross(right, left, q)
-                if not (dp > 1e-9 and dq < -1e-9):
-                    continue
-                t = dp / (dp - dq)
-                if t > last_t:
-                    nxt, last_t = edge, t
-                    break
-            if nxt is not None:
-                break
-        if nxt is None or nxt.kind != "soft":
-            return None
-        here = nxt.to
-        path.append(here)
-        rises.append(nxt.rise)
-    return None
+                if frame is None:
+                    f, reg = geo.Frame(right, left), geo.first_region()
+                else:
+                    f, reg = frame, geo.clip_portal(region, frame, right, left)
+                    if not reg:
+                        continue
+                if first:
+                    first = False
+                    if nxt not in seen and not Route(new_path, new_rises).blocked:
+                        seen.add(nxt)
+                step(nxt, new_path, new_rises, f, reg)
+
+    step(origin, (origin,), (), None, None)
+    return seen
 
 
 def line_of_sight(idx: MapIndex, a: str, b: str) -> bool:
-    """Whether terrain lets someone in `a` see into `b` (walls and higher ground block; light aside)."""
+    """Whether terrain lets someone in `a` see into `b` (walls and higher ground block; light aside).
+
+    The first question from a section sweeps the whole map from it once; every answer from there is
+    then a look-up (sight is symmetric: the same straight line runs both ways)."""
     if a == b:
         return True
     key = (a, b) if a < b else (b, a)
     found = idx.sight.get(key)
     if found is None:
-        d = idx.distance(a, b)
-        if d is None:
-            found = False
-        elif quick_sight(idx, a, b) is not None:
-            found = True
-        else:
-            found = any(not Route(p, r).blocked for p, r in _walk(idx, a, d + SIGHT_SLACK, b, True))
-        idx.sight[key] = found
+        seen = visible_from(idx, a)
+        for sid in idx.sections:
+            if sid != a:
+                idx.sight[(a, sid) if a < sid else (sid, a)] = sid in seen
+        found = idx.sight[key]
     return found
 
 

@@ -49,7 +49,46 @@ def _board(board: BattleMap, eyes: list[Entity], gm: bool) -> dict[str, Any]:
                         "pieces": [[list(r), list(left)] for r, left in e.pieces],
                     }
                 )
-    return {"id": board.id, "name": board.name, "grid": board.grid, "sections": sections, "borders": borders}
+    xs = [x for s in board.sections for x, _ in s.points]
+    ys = [y for s in board.sections for _, y in s.points]
+    return {
+        "id": board.id,
+        "name": board.name,
+        "grid": board.grid,
+        "sections": sections,
+        "borders": borders,
+        "bounds": [min(xs), min(ys), max(xs), max(ys)],
+    }
+
+
+def _spots(board: dict[str, Any], entities: list[dict[str, Any]]) -> None:
+    """Where each token is drawn: around its section's centre, one spot per occupant."""
+    centres = {s["id"]: s["centre"] for s in board["sections"]}
+    crowd: dict[str, list[dict[str, Any]]] = {}
+    for e in entities:
+        for sid in e["sections"]:
+            crowd.setdefault(sid, []).append(e)
+        e["spots"] = []
+    offsets = [(-1.2, 0), (1.2, 0), (0, 1.1), (0, -1.1), (-1.2, 1.1), (1.2, 1.1), (-1.2, -1.1), (1.2, -1.1)]
+    for sid, group in crowd.items():
+        cx, cy = centres.get(sid, (0, 0))
+        for i, e in enumerate(group):
+            dx, dy = offsets[i % len(offsets)] if len(group) > 1 else (0, 0)
+            ring = 1 + i // len(offsets)
+            e["spots"].append([round(cx + dx * ring, 2), round(cy + dy * ring, 2)])
+
+
+def _card_item(e: Entity, ref: str) -> dict[str, Any]:
+    card = e.card(ref)
+    return {
+        "instance": ref,
+        "card": card.name,
+        "id": card.id,
+        "kind": card.kind,
+        "entries": card.entries(),
+        "text": card.text,
+        "incantation": card.incantation,
+    }
 
 
 def _entity(state: CampaignState, e: Entity, viewer: Viewer, full: bool) -> dict[str, Any]:
@@ -78,11 +117,14 @@ def _entity(state: CampaignState, e: Entity, viewer: Viewer, full: bool) -> dict
                 "aquatic": e.aquatic,
             },
             acrobatics=e.acrobatics,
+            initiative=e.initiative,
+            deck_list=list(e.deck_list),
             health=e.health,
             damage=e.damage,
             charges=e.charges,
             cards=[c.model_dump(mode="json") for c in e.cards],
-            hand=[{"instance": i, "card": e.card(i).name, "id": e.card(i).id} for i in e.hand],
+            hand=[_card_item(e, i) for i in e.hand],
+            repertoire=[] if e.uses_deck else [_card_item(e, c.id) for c in e.cards],
             deck_count=len(e.deck),
             discard=list(e.discard),
             uses_deck=e.uses_deck,
@@ -104,10 +146,13 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             continue
         full = viewer.is_gm or e.id in viewer.participants
         entities.append(_entity(state, e, viewer, full))
+    board = _board(ext.board, eyes, viewer.is_gm) if ext.board else None
+    if board is not None:
+        _spots(board, entities)
     turn = ext.turn
     current = turn.entity if turn.entity in seen else None
     out: dict[str, Any] = {
-        "board": _board(ext.board, eyes, viewer.is_gm) if ext.board else None,
+        "board": board,
         "entities": entities,
         "turn": {
             "entity": current,
@@ -117,7 +162,7 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             "mine": bool(current and current in viewer.participants),
             "moves": [m.model_dump() for m in turn.moves if m.entity in seen],
         },
-        "far_blocks": [f.model_dump() for f in ext.far_blocks],
+        "far_blocks": [{**f.model_dump(), "by": f.by if f.by in seen else None} for f in ext.far_blocks],
         "hand_size": settings_of(state).hand_size,
     }
     if viewer.is_gm:

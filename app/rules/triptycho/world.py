@@ -99,6 +99,19 @@ def visible_ids(state: CampaignState, viewer: Viewer) -> set[str]:
     return out
 
 
+def concealed(state: CampaignState, viewer: Viewer) -> frozenset[str]:
+    """`SystemPart.conceals`: the entities this viewer's characters cannot see now (TP-I-6). The core and
+    generic views then treat them as hidden, so the participant list and the initiative hold no trace.
+    A player-run character off the map is not concealed (the party knows its own)."""
+    if viewer.is_gm:
+        return frozenset()
+    ext = ext_of(state)
+    seen = visible_ids(state, viewer)
+    return frozenset(
+        e.id for e in ext.entities if e.id not in seen and (e.placed or not _player_run(state, e.id))
+    )
+
+
 def observers(state: CampaignState, subjects: list[Entity]) -> set[str]:
     """The player-run entities that see any of `subjects` (or are one of them)."""
     ext = ext_of(state)

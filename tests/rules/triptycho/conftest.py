@@ -13,7 +13,7 @@ from app.rules.dice import ManualRoller
 from app.rules.errors import RuleError
 from app.rules.game import Game
 from app.rules.system import Ctx, Event, Viewer
-from app.rules.triptycho import DRAFT_SYSTEM
+from app.rules.triptycho import SYSTEM
 from app.rules.triptycho.board import BattleMap
 from app.rules.triptycho.state import Entity, TriptychoState, ext_of
 from tests.rules.harness import InMemoryLog
@@ -25,7 +25,7 @@ SEATS = {
     "spec": ("seat-spec", "Table", "spectator"),
 }
 
-GAME = Game(DRAFT_SYSTEM)
+GAME = Game(SYSTEM)
 
 
 def card(cid: str, **entries: Any) -> dict[str, Any]:
@@ -148,10 +148,10 @@ class Table(InMemoryLog):
         entries = [{"participant": self.pid(name), "value": 99}] + [
             {"participant": pid, "value": 1} for pid in others
         ]
-        self.do("gm", "generic.initiative.set", entries=entries)
-        self.do("gm", "generic.initiative.next")
+        self.do("gm", "triptycho.order", entries=entries)
+        self.do("gm", "triptycho.next_turn")
         while self.state.initiative.current != self.pid(name):
-            self.do("gm", "generic.initiative.next")
+            self.do("gm", "triptycho.next_turn")
 
     def who_for(self, name: str) -> str:
         owner = self.state.participant(name).owner

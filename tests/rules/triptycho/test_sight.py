@@ -244,6 +244,33 @@ def test_TP_I_6_an_adversary_in_the_dark_is_not_in_a_players_view_at_all():
 
 
 @pytest.mark.rule("TP-I-6")
+def test_TP_I_6_the_core_participant_list_and_turn_order_conceal_an_unseen_adversary():
+    """TP-I-6: `conceals` hides Gob in the crypt from the players' whole view (the core's characters,
+    encounters and initiative included) and from the log of whose turn it is; lit, it is back."""
+    t = scene()
+    t.place("Gob", CRYPT)
+    gob = t.pid("Gob")
+    t.do(
+        "gm",
+        "triptycho.order",
+        entries=[{"participant": "Gob", "value": 9}, {"participant": "Aria", "value": 1}],
+    )
+    order_set = t.events[-1]
+    assert order_set.type == "generic.initiative_set" and order_set.audience == "gm"
+    advanced, noted = t.do("gm", "triptycho.next_turn")
+    assert advanced.audience == "all" and advanced.data["name"] is None  # "the GM's turn"
+    assert noted.type == "generic.turn_noted" and noted.audience == "gm"
+    for who in ("ann", "ben", "spec"):
+        text = t.dump(who)
+        assert gob not in text and "Gob" not in text, who
+        assert t.view(who)["initiative"]["current"] is None
+    assert "Gob" in t.dump("gm")
+    t.do("gm", "triptycho.section.set", section=CRYPT, light="lit")
+    assert "Gob" in [p["name"] for p in t.view("ann")["participants"]]
+    assert "Gob" in [e["name"] for e in t.view("ann")["initiative"]["entries"]]
+
+
+@pytest.mark.rule("TP-I-6")
 def test_TP_I_6_moves_in_the_dark_reach_only_the_gm_and_those_who_see_them():
     """TP-I-6: Gob creeping through the dark is a GM-only event; stepping into the light, everyone's."""
     t = scene()
@@ -389,3 +416,44 @@ def test_TP_I_6_a_shot_at_a_named_unseen_foe_tells_only_the_shooter():
     assert "Aria plays Bow." in [t.game.describe(e) for e in ben]
     ann = [e for e in t.visible_events("ann") if e.seq > first]
     assert any(e.type == "triptycho.attack_resolved" for e in ann)
+
+
+@st.composite
+def walled_maps(draw):
+    """Small grids with random walls and heights."""
+    cols, rows = draw(st.integers(2, 5)), draw(st.integers(1, 4))
+    borders = []
+    for r in range(rows):
+        for c in range(cols):
+            for dc, dr in ((1, 0), (0, 1)):
+                if c + dc < cols and r + dr < rows:
+                    kind = draw(st.sampled_from(["soft", "soft", "soft", "hard"]))
+                    height = draw(st.sampled_from([0, 0, 0, 1, -1, 2]))
+                    if kind == "hard" or height:
+                        borders.append(
+                            Border(a=f"c{c}r{r}", b=f"c{c + dc}r{r + dr}", kind=kind, height=height)
+                        )
+    return grid_map("w", "W", cols, rows, borders=tuple(borders))
+
+
+@pytest.mark.rule("TP-I-1")
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(walled_maps())
+def test_TP_I_1_the_one_sweep_line_of_sight_agrees_with_a_search_per_pair_and_is_symmetric(m):
+    """TP-I-1 (ruling): sight from a section is one sweep; it must equal the search for each pair of a
+    straight unblocked route at most SIGHT_SLACK borders longer than the shortest walk."""
+    from app.rules.triptycho.board import index
+    from app.rules.triptycho.paths import SIGHT_SLACK, Route, _walk, line_of_sight
+
+    idx = index(m)
+    ids = [s.id for s in m.sections]
+    for a in ids:
+        for b in ids:
+            d = idx.distance(a, b)
+            if a == b:
+                expected = True
+            elif d is None:
+                expected = False
+            else:
+                expected = any(not Route(p, r).blocked for p, r in _walk(idx, a, d + SIGHT_SLACK, b))
+            assert line_of_sight(idx, a, b) == expected == line_of_sight(idx, b, a), (a, b)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.errors import InputError
-from app.rules.triptycho import DRAFT_SYSTEM
+from app.rules.triptycho import SYSTEM
 from app.rules.triptycho.board import grid_map
 from app.rules.triptycho.samples import HALLWAY
 
@@ -23,7 +23,7 @@ CATALOGUE = ROOT.parent / "shared" / "rules" / "triptycho.md"
 def run_demo() -> Table:
     t = Table()
     players = {"Ann": SEATS["ann"][0], "Ben": SEATS["ben"][0]}
-    for command in DRAFT_SYSTEM.demo.commands:
+    for command in SYSTEM.demo.commands:
         payload = {
             k: (players[v[1:]] if isinstance(v, str) and v.startswith("@") else v) for k, v in command.items()
         }
@@ -166,7 +166,7 @@ def test_a_player_acts_only_for_their_own_characters():
 def test_the_rules_page_names_every_command():
     """docs/rules/triptycho.md names each `triptycho.*` command in a code span."""
     page = (ROOT / "docs" / "rules" / "triptycho.md").read_text()
-    missing = [t for t in DRAFT_SYSTEM.commands if f"`{t}`" not in page]
+    missing = [t for t in SYSTEM.commands if f"`{t}`" not in page]
     assert not missing, missing
 
 
@@ -241,7 +241,7 @@ def test_TP_I_6_random_play_of_the_demo_never_crashes_refuses_what_it_offers_or_
                 if o["enabled"] and o["command"]["type"].startswith("triptycho.") and current
             ]
             if not offered or t.ext.turn.phase == "over":
-                payload, who = {"type": "generic.initiative.next"}, "gm"
+                payload, who = {"type": "triptycho.next_turn"}, "gm"
             else:
                 payload = dict(rnd.choice(offered)["command"])
                 if payload["type"] == "triptycho.discard":
