@@ -1,7 +1,8 @@
 """TOTE (Tales from the Torn Earth) combat 1.1: Initiative spent on declared actions, engagement,
 to-hit against Block, Effect tests, criticals by weapon type and the injury track that blocks faces.
 
-Exported as DRAFT_SYSTEM until its pages exist (the registry only picks up packages with SYSTEM).
+TOTE keeps its own turn order (`owns_initiative`): Initiative bars, the Declaration and Resolution
+phases, engagement lines and the Distance band are drawn by templates/systems/tote/.
 """
 
 from app.rules.system import SystemPart
@@ -13,7 +14,7 @@ from app.rules.tote.reducers import REDUCERS
 from app.rules.tote.setup import parse_setup
 from app.rules.tote.view import options, view
 
-DRAFT_SYSTEM = SystemPart(
+SYSTEM = SystemPart(
     key="tote",
     title="TOTE (Tales from the Torn Earth)",
     summary="Initiative as a currency: declare lowest first, resolve highest first; engagement, "
@@ -29,6 +30,7 @@ DRAFT_SYSTEM = SystemPart(
     view=view,
     docs="rules/tote.md",
     demo=DEMO,
+    owns_initiative=True,
 )
 
-__all__ = ["DRAFT_SYSTEM"]
+__all__ = ["SYSTEM"]

@@ -38,7 +38,16 @@ from app.rules.tote.rules import (
     unit,
     weapons_for,
 )
-from app.rules.tote.sheets import Adjust, SetEnemy, SetHero, adjust, set_enemy, set_hero
+from app.rules.tote.sheets import (
+    Adjust,
+    Import,
+    SetEnemy,
+    SetHero,
+    adjust,
+    import_sheets,
+    set_enemy,
+    set_hero,
+)
 
 Ref = Field(min_length=1, max_length=64)
 
@@ -302,6 +311,7 @@ def answer(state: CampaignState, cmd: Answer, ctx: Ctx) -> list[NewEvent]:
 _TABLE = [
     (SetHero, set_hero, "Set a hero's TOTE sheet", True, False),
     (SetEnemy, set_enemy, "Set an enemy's TOTE stat block", True, False),
+    (Import, import_sheets, "Import heroes and enemies (JSON)", True, False),
     (Adjust, adjust, "Adjust Resolve, injuries or Initiative", True, False),
     (Join, join, "Bring a character into the fight", True, False),
     (Place, place, "Place a character at a range", True, False),

@@ -6,7 +6,7 @@ injuries) into the next encounter. The `Fight` lives only while an encounter run
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -167,6 +167,7 @@ class Declaration(Frozen):
     weapon: int | None = None  # index into the actor's weapons; -1 unarmed
     direction: Literal["closer", "further"] | None = None
     state: Literal["pending", "done", "lost", "returned"] = "pending"
+    finished: int | None = None  # the seq of the event that resolved, lost or replaced it
 
 
 class Fight(Frozen):
@@ -180,6 +181,7 @@ class Fight(Frozen):
     order: tuple[str, ...] = ()  # this round's declaration order (lowest Initiative first)
     declarations: tuple[Declaration, ...] = ()
     winner: str | None = None
+    last: dict[str, Any] | None = None  # the last test rolled, as its event told it (for the screens)
 
 
 class ToteState(Frozen):

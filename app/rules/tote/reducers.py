@@ -9,6 +9,11 @@ from app.rules.system import Event, Prompt, PromptChoice
 from app.rules.tote.model import Combatant, Declaration, Enemy, Fight, Hero, ToteState, Unit
 from app.rules.tote.rules import ext, out_reason, pair
 
+# Answers that roll a to-hit test (a manual-dice table types its faces in).
+ROLLING_CHOICES = frozenset({"return", "strike", "grapple"})
+# Questions the round waits for; the TOTE templates draw them with their odds (the notices are the page's).
+BLOCKING_KINDS = frozenset({"tote.respond"})
+
 # --- small updates ------------------------------------------------------------------------------
 
 
@@ -63,10 +68,10 @@ def _unit_id(f: Fight, pid: str) -> str:
     return next(c.unit for c in f.combatants if c.id == pid)
 
 
-def _spent(state: CampaignState, data: dict[str, Any]) -> CampaignState:
+def _spent(state: CampaignState, data: dict[str, Any], seq: int = 0) -> CampaignState:
     """An action resolved: its declaration is done and its Initiative spent (TO-I-2)."""
     f = _fight(state)
-    f = _decl(f, data.get("declaration"), state="done")
+    f = _decl(f, data.get("declaration"), state="done", finished=seq)
     if data.get("spend"):
         f = _unit_value(f, _unit_id(f, data["actor"]), -data["spend"])
     return _with_fight(state, f)
@@ -216,7 +221,15 @@ def placed(state: CampaignState, event: Event) -> CampaignState:
     return _with_fight(state, f)
 
 
+def _shown(state: CampaignState, event: Event) -> CampaignState:
+    """The last roll, kept for the screens to draw (dice, crossed-out faces, Paragon die apart)."""
+    keep = {k: v for k, v in event.data.items() if k not in ("ask", "notice", "roll", "rolls")}
+    last = {"seq": event.seq, "type": event.type.removeprefix("tote."), **keep}
+    return _with_fight(state, _fight(state).model_copy(update={"last": last}))
+
+
 def initiative_rolled(state: CampaignState, event: Event) -> CampaignState:
+    state = _shown(state, event)
     f = _fight(state)
     value = event.data["value"]
     units = tuple(
@@ -287,15 +300,19 @@ def _open(state: CampaignState, spec: dict[str, Any] | None) -> CampaignState:
         kind=spec["kind"],
         text=spec["text"],
         answer=spec["answer"],
-        choices=tuple(PromptChoice(key=k, label=label) for k, label in spec["choices"]),
+        choices=tuple(
+            PromptChoice(key=k, label=label, rolls=k in ROLLING_CHOICES) for k, label in spec["choices"]
+        ),
         data=spec.get("data", {}),
+        blocking=spec["kind"] in BLOCKING_KINDS,
+        drawn_by_system=spec["kind"] in BLOCKING_KINDS,
     )
     return open_prompt(state, prompt)
 
 
 def attacked(state: CampaignState, event: Event) -> CampaignState:
     d = event.data
-    state = _spent(state, d)
+    state = _shown(_spent(state, d, event.seq), event)
     x = ext(state)
     target = next((s for s in (*x.heroes, *x.enemies) if s.id == d["target"]), None)
     if target is not None and (d["absorbed"] or d["marks"]):
@@ -311,7 +328,7 @@ def attacked(state: CampaignState, event: Event) -> CampaignState:
         responder = next(c for c in f.combatants if c.id == d["actor"])
         f = _combatant(f, d["actor"], responses=responder.responses + 1)
     if d["kind"] == "return":
-        f = _decl(f, d.get("replaces"), state="returned")
+        f = _decl(f, d.get("replaces"), state="returned", finished=event.seq)
     duo = pair(d["actor"], d["target"])
     if d["engage"] and duo not in f.engaged:
         f = f.model_copy(update={"engaged": (*f.engaged, duo)})
@@ -325,13 +342,13 @@ def attacked(state: CampaignState, event: Event) -> CampaignState:
 
 
 def intimidated(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data)
+    state = _shown(_spent(state, event.data, event.seq), event)
     f = _unit_value(_fight(state), event.data["unit"], -event.data["lost"])
     return _with_fight(state, f)
 
 
 def moved(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data)
+    state = _spent(state, event.data, event.seq)
     to = event.data["to"]
     f = _fight(state)
     f = (
@@ -343,23 +360,25 @@ def moved(state: CampaignState, event: Event) -> CampaignState:
 
 
 def recovered(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data)
+    state = _spent(state, event.data, event.seq)
     pid = event.data["actor"]
     s = next(s for s in (*ext(state).heroes, *ext(state).enemies) if s.id == pid)
     return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + event.data["gained"]))
 
 
 def defending(state: CampaignState, event: Event) -> CampaignState:
-    return _spent(state, event.data)
+    return _spent(state, event.data, event.seq)
 
 
 def disengaging(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data)
+    state = _spent(state, event.data, event.seq)
     return _with_fight(state, _combatant(_fight(state), event.data["actor"], disengaging=True))
 
 
 def action_lost(state: CampaignState, event: Event) -> CampaignState:
-    return _with_fight(state, _decl(_fight(state), event.data["declaration"], state="lost"))
+    return _with_fight(
+        state, _decl(_fight(state), event.data["declaration"], state="lost", finished=event.seq)
+    )
 
 
 def answered(state: CampaignState, event: Event) -> CampaignState:

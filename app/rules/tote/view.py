@@ -33,6 +33,8 @@ from app.rules.tote.rules import (
     target_problem,
     test_numbers,
     unit,
+    unit_key,
+    unit_of,
     weapon,
     weapons_for,
 )
@@ -129,6 +131,21 @@ def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any
     declarer = next_declarer(state, f)
     nxt = next_pending(state, f)
     waiting = waiting_for(state)
+    by_unit = {u.id: unit_key(state, f, u) for u in f.units}
+    position = {d.id: i for i, d in enumerate(f.declarations)}
+    # TO-I-2: what already happened, in the order it did, then what is still due, highest first.
+    finished = sorted((d for d in declarations if d["state"] != "pending"), key=lambda d: d["finished"] or 0)
+    due = sorted(
+        (d for d in declarations if d["state"] == "pending"),
+        key=lambda d: (by_unit.get(unit_of(f, d["actor"]).id, ()), -position[d["id"]]),
+        reverse=True,
+    )
+    resolution = finished + due
+    mine_now = {
+        "declare": declarer is not None and declarer in viewer.participants,
+        "resolve": nxt is not None and nxt.actor in viewer.participants and waiting is None,
+        "answer": waiting is not None and waiting in viewer.participants,
+    }
     return {
         "round": f.round,
         "phase": f.phase,
@@ -143,7 +160,60 @@ def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any
         "resolving": nxt.id if nxt and _seen(state, nxt.actor, viewer) else None,
         "waiting_for": waiting if waiting and (waiting == "gm" or _seen(state, waiting, viewer)) else None,
         "declarations": declarations,
+        "resolution_order": [d["id"] for d in resolution],
+        "declaring_name": name(state, declarer) if declarer and _seen(state, declarer, viewer) else None,
+        "resolving_name": name(state, nxt.actor) if nxt and _seen(state, nxt.actor, viewer) else None,
+        "waiting_name": (
+            "the GM"
+            if waiting == "gm"
+            else name(state, waiting)
+            if waiting and _seen(state, waiting, viewer)
+            else None
+        ),
+        "my_turn": mine_now,
+        "layout": layout(combatants),
+        "last": _last(state, f, viewer),
     }
+
+
+def _last(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any] | None:
+    """The last test rolled, if everyone it names is seen by this viewer."""
+    last = f.last
+    if last is None:
+        return None
+    named = [last.get("actor"), last.get("target"), *last.get("members", ())]
+    if not all(_seen(state, pid, viewer) for pid in named if pid):
+        return None
+    return last
+
+
+# The Distance band, left to right: the heroes' Far and Close, Melee in the middle, the enemies' Close
+# and Far. Coordinates in the SVG's viewBox (1000 wide).
+COLUMNS = {
+    ("hero", "far"): 78,
+    ("hero", "close"): 232,
+    ("hero", "melee"): 400,
+    ("enemy", "melee"): 600,
+    ("enemy", "close"): 768,
+    ("enemy", "far"): 922,
+}
+ROW = 96
+TOP = 84
+
+
+def layout(combatants: list[dict[str, Any]]) -> dict[str, Any]:
+    """Where each combatant's token sits on the Distance band, and the band's height."""
+    rows: dict[tuple[str, str], int] = {}
+    where: dict[str, dict[str, int]] = {}
+    for c in combatants:
+        if c["status"] == "fled":
+            continue
+        column = (c["side"], c["band"])
+        index = rows.get(column, 0)
+        rows[column] = index + 1
+        where[c["id"]] = {"x": COLUMNS[column], "y": TOP + index * ROW}
+    height = TOP + max(rows.values(), default=1) * ROW - 10
+    return {"at": where, "height": height}
 
 
 def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
@@ -308,10 +378,15 @@ def _resolve_option(state: CampaignState, f: Fight, viewer: Viewer) -> list[Opti
     if d is None or not viewer.controls(d.actor) or waiting_for(state) is not None:
         return []
     bands: tuple[Band, ...] = ()
+    hint = ""
     if d.target and d.action in ATTACKS:
         bands = hit_odds(state, d.actor, d.target, d.action)
+        s = sheet(state, d.actor)
+        assert s is not None
+        hint = f"{weapon(s, d.weapon).name} · {_dice_hint(state, d.actor, SKILL_OF[d.action])}"
     elif d.target and d.action == "intimidate":
         bands = intimidate_odds(state, d.actor, d.target)
+        hint = _dice_hint(state, d.actor, "impress")
     target = f" {name(state, d.target)}" if d.target else ""
     return [
         Option(
@@ -321,6 +396,7 @@ def _resolve_option(state: CampaignState, f: Fight, viewer: Viewer) -> list[Opti
             participant=d.actor,
             odds=bands,
             group="resolve",
+            hint=hint,
             rolls=True,
         )
     ]
@@ -335,9 +411,11 @@ def _answer_options(state: CampaignState, viewer: Viewer) -> list[Option]:
             continue
         for choice in p.choices:
             bands: tuple[Band, ...] = ()
+            hint = ""
             if choice.key in ("return", "strike", "grapple"):
                 action = "grapple" if choice.key == "grapple" else "attack"
                 bands = hit_odds(state, p.data["defender"], p.data["attacker"], action)
+                hint = f"{_dice_hint(state, p.data['defender'], SKILL_OF[action])} vs Block · no Initiative"
             out.append(
                 Option(
                     id=f"answer-{p.id}-{choice.key}",
@@ -346,6 +424,7 @@ def _answer_options(state: CampaignState, viewer: Viewer) -> list[Option]:
                     participant=p.to,
                     odds=bands,
                     group="answer",
+                    hint=hint,
                     rolls=bool(bands),
                 )
             )
@@ -363,9 +442,11 @@ def _initiative_options(state: CampaignState, f: Fight, viewer: Viewer) -> list[
         if u.value is not None or not all(viewer.controls(m) for m in u.members):
             continue
         first = sheet(state, u.members[0])
+        hint = _dice_hint(state, u.members[0], "plan") + " vs 8"
         if isinstance(first, Hero):
             outcomes = test_outcomes(state, first.id, "plan", 0, 8)
             base = first.totems.get("hawk", 0)
+            hint += f" + Hawk {base}"
         else:
             rating = max(m.rating for m in (sheet(state, x) for x in u.members) if isinstance(m, Enemy))
             outcomes = odds.enemy_outcomes(rating, frozenset(), 0, 8, settings(state).double_six)
@@ -379,6 +460,7 @@ def _initiative_options(state: CampaignState, f: Fight, viewer: Viewer) -> list[
                 participant=u.members[0],
                 odds=bands,
                 group="initiative",
+                hint=hint if isinstance(first, Hero) or viewer.is_gm else "",
                 rolls=True,
             )
         )

@@ -1,6 +1,6 @@
 """A TOTE campaign in memory for tests: an event log, the folded state, commands run with typed dice.
 
-Built from `Game(DRAFT_SYSTEM)` directly (not the registry). `do()` runs a command the way the
+Built from `Game(SYSTEM)` directly (not the registry). `do()` runs a command the way the
 service layer does: parse, decide with a ManualRoller and the seat's viewer, stamp seqs, evolve
 (or replay the whole log after an undo).
 """
@@ -16,7 +16,7 @@ from app.rules.dice import ManualRoller
 from app.rules.errors import RuleError
 from app.rules.game import Game
 from app.rules.system import Ctx, Event, Option, Viewer
-from app.rules.tote import DRAFT_SYSTEM
+from app.rules.tote import SYSTEM
 from app.rules.tote.model import Fight
 from app.rules.tote.rules import ext, sheet
 from tests.rules.harness import InMemoryLog
@@ -34,7 +34,7 @@ CLUB = {"name": "Club", "base": 2, "effect": 2, "critical": "bash"}
 BOW = {"name": "Bow", "base": 2, "effect": 2, "critical": "pierce", "ranged": True}
 FANGS = {"name": "Fangs", "base": 2, "effect": 2, "critical": "slash"}
 
-GAME = Game(DRAFT_SYSTEM)
+GAME = Game(SYSTEM)
 
 
 class Table(InMemoryLog):

@@ -3,6 +3,8 @@
 - Initiative is never negative (TO-I-3).
 - Resolve stays within 0 and its starting total (TO-H-4, TO-RC-1).
 - Declarations follow the Initiative values from the lowest, resolutions from the highest (TO-I-2).
+- The screens draw the Resolution order still due from the highest Initiative, what is done in the
+  order it happened (TO-I-2).
 - Injuries never pass the track's end; engagements only join two foes still fighting (TO-E-1, TO-J-2).
 """
 
@@ -75,6 +77,22 @@ def check_state(t: Table) -> None:
     sides = {c.id: c.side for c in f.combatants}
     for a, b in f.engaged:
         assert a in still and b in still and sides[a] != sides[b]
+    # What the screens draw follows the Initiative values too: the Declaration chips lowest first (as the
+    # round began) and the Resolution chips still due highest first now.
+    fv = t.view("gm")["system"]["fight"]
+    value = {u["id"]: u["value"] or 0 for u in fv["units"]}
+    unit_of_pid = {c["id"]: c["unit"] for c in fv["combatants"]}
+    due = [d for d in fv["declarations"] if d["state"] == "pending"]
+    due_order = [i for i in fv["resolution_order"] if i in {d["id"] for d in due}]
+    by_id = {d["id"]: d for d in fv["declarations"]}
+    values = [value[unit_of_pid[by_id[i]["actor"]]] for i in due_order]
+    assert values == sorted(values, reverse=True), "resolution drawn out of order"
+    assert fv["resolution_order"][: len(fv["declarations"]) - len(due)] == [
+        d["id"]
+        for d in sorted(
+            (d for d in fv["declarations"] if d["state"] != "pending"), key=lambda d: d["finished"] or 0
+        )
+    ]
 
 
 def check_order(t: Table, before, event) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from app.rules.errors import Forbidden
-from app.rules.tote import DRAFT_SYSTEM, odds
+from app.rules.tote import SYSTEM, odds
 from app.rules.tote.model import Settings
 from tests.rules.tote.table import SEATS, Table
 
@@ -150,7 +150,7 @@ def test_the_demo_script_runs():
             return [fill(v) for v in value]
         return value
 
-    for command in DRAFT_SYSTEM.demo.commands:
+    for command in SYSTEM.demo.commands:
         payload = fill(command)
         t.do("gm", payload.pop("type"), **payload)
     assert t.fight.phase == "initiative" and len(t.fight.units) == 4  # the two wolves share one
@@ -171,7 +171,7 @@ def test_settings_have_the_catalogues_rulings_as_defaults():
 
 def test_the_rules_page_names_every_command_setting_and_rule_id():
     page = (ROOT / "docs" / "rules" / "tote.md").read_text()
-    missing = [c for c in DRAFT_SYSTEM.commands if f"`{c}`" not in page]
+    missing = [c for c in SYSTEM.commands if f"`{c}`" not in page]
     assert not missing, missing
     catalogue = Path("/work/shared/rules/tote.md")
     ids = re.findall(r"\*\*(TO-[A-Z]+-\d+)\*\*", catalogue.read_text()) if catalogue.exists() else []
