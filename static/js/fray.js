@@ -92,9 +92,61 @@
     }
   });
 
+  // Live blocks are redrawn under people's fingers: keep what someone had typed or ticked in a form of the
+  // block (a new pool's name, dice faces), matched by the form's label or command and the field's name,
+  // and keep the caret where it was. Fields still at their page default take the new render's value.
+  function fieldKey(field) {
+    var form = field.form;
+    var type = form && form.querySelector("input[name=type]");
+    var label = form ? (form.getAttribute("aria-label") || (type && type.value) || form.id || "") : "";
+    return label + "|" + field.name;
+  }
+  function changed(field) {
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    if (field.tagName === "SELECT") return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    return field.value !== field.defaultValue;
+  }
+  var typed = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var target = e.detail.target;
+    typed = null;
+    if (!target || !target.id || !target.querySelector) return;
+    var focus = document.activeElement;
+    var saved = [];
+    target.querySelectorAll("form input:not([type=hidden]), form textarea, form select").forEach(function (field) {
+      if (!field.name || !changed(field)) return;
+      saved.push({ key: fieldKey(field), value: field.value, checked: field.checked, focus: field === focus,
+                   start: field.selectionStart, end: field.selectionEnd });
+    });
+    if (saved.length) typed = { id: target.id, saved: saved };
+  });
+  function restoreTyped() {
+    if (!typed) return;
+    var block = document.getElementById(typed.id);
+    var saved = typed.saved;
+    typed = null;
+    if (!block) return;
+    var fields = {};
+    block.querySelectorAll("form input:not([type=hidden]), form textarea, form select").forEach(function (field) {
+      var key = fieldKey(field);
+      (fields[key] = fields[key] || []).push(field);
+    });
+    saved.forEach(function (item) {
+      var field = (fields[item.key] || []).shift();
+      if (!field || changed(field)) return;
+      if (field.type === "checkbox" || field.type === "radio") field.checked = item.checked;
+      else field.value = item.value;
+      if (item.focus) {
+        field.focus();
+        try { field.setSelectionRange(item.start, item.end); } catch (err) { /* not a text field */ }
+      }
+    });
+  }
+
   // Phones buzz when it becomes your turn (the log is a polite live region for screen readers).
   var myTurn = false;
   document.addEventListener("htmx:oobAfterSwap", function (e) {
+    restoreTyped();
     var target = e.detail.target;
     if (!target || !target.id) return;
     if (target.id === "log-list") {  // new lines were added on top: keep the list as long as a fresh page's

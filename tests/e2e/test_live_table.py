@@ -96,3 +96,26 @@ def test_a_phone_that_slept_catches_up_on_its_own(browser, live_server, live_htt
     expect(page.locator("#live-pill")).to_have_text("live")
     page.screenshot(path=str(artifacts / "player-after-sleep.png"), full_page=True)
     phone.close()
+
+
+def test_dice_a_player_is_typing_survive_a_push_that_redraws_their_buttons(browser, live_server, live_http):
+    from tests.helpers import Table
+
+    table = Table.create(live_http, dice="manual")
+    seat = table.join("Ann")
+    phone = browser.new_context(**PHONE, base_url=live_server.url)
+    page = phone.new_page()
+    page.goto(f"/c/{table.id}/seat/{seat.token}")
+    expect(page.locator("#live-pill")).to_have_text("live")
+    d20 = page.locator("#rolls form", has_text="d20").first
+    d20.locator("input[name=dice]").fill("1")
+    d20.locator("input[name=dice]").focus()
+    # The GM adds a roll button: the phone's buttons, the one Ann is typing into included, are drawn again.
+    table.ok(table.gm, "generic.preset.create", label="Sneak", expression="2d6")
+    expect(page.locator("#rolls")).to_contain_text("Sneak")
+    dice = page.locator("#rolls form", has_text="d20").first.locator("input[name=dice]")
+    expect(dice).to_have_value("1")
+    # The caret is still in the box: typing goes on where it stopped.
+    page.keyboard.type("7")
+    expect(dice).to_have_value("17")
+    phone.close()
