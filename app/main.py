@@ -8,9 +8,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
+from app.realtime import render
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
 from app.realtime.render import ROOT
+from app.rules import registry
 from app.services.context import Fray
 from app.settings import Settings, get_settings
 from app.store.db import Database
@@ -28,6 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         states=StateCache(settings.snapshot_every),
     )
     hub = Hub(fray.db, fray.states, settings.log_page)
+    render.warm(list(registry.systems()))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

@@ -138,6 +138,12 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int) -> tuple[list[dict
                 ).json()
                 http.cookies.clear()
                 headers = {"Authorization": f"Bearer {seat['token']}"}
+                # Each player plays a character of their own, so each phone is a view of its own to render.
+                await http.post(
+                    f"/api/campaigns/{cid}/commands",
+                    headers=gm,
+                    json={"type": "campaign.add_participant", "name": f"Hero {i}", "owner": seat["seat_id"]},
+                )
                 if i == 0:
                     senders[cid] = headers
                 ws_url = url.replace("http", "ws") + f"/ws/campaigns/{cid}?page=player&after=999999"
@@ -150,12 +156,17 @@ async def fray_case(url: str, n_rooms: int, n_clients: int, rate: float, duratio
     rooms, senders = await _fray_rooms(url, n_rooms, n_clients)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
 
+        turn = 0
+
         async def send(room_id: str) -> int:
-            r = await http.post(
-                f"/api/campaigns/{room_id}/commands",
-                headers=senders[room_id],
-                json={"type": "generic.pool.adjust", "pool": "Gold", "delta": 1},
+            nonlocal turn
+            turn += 1  # a player's real commands, in turn: spend from a pool, roll the dice
+            payload = (
+                {"type": "generic.pool.adjust", "pool": "Gold", "delta": 1}
+                if turn % 2
+                else {"type": "generic.roll", "expression": "2d6+1", "label": "attack"}
             )
+            r = await http.post(f"/api/campaigns/{room_id}/commands", headers=senders[room_id], json=payload)
             r.raise_for_status()
             return r.json()["seq"]
 

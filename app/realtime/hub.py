@@ -114,6 +114,7 @@ class Room:
         self.rendered: dict[tuple, dict[str, str]] = {}
         self.logs: dict[tuple, list[str]] = {}  # each view's log lines as last sent, for appends
         self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
+        self.memo = render.BlockMemo()  # each distinct block rendered once, whichever views share it
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -168,8 +169,8 @@ class Room:
         viewer = conns[0].viewer(state)
         page = key[0]
         context = render.page_context(snap.game, state, viewer, snap.recent, page)
-        blocks = render.render_live(page, context)
-        lines = render.log_items(context)
+        blocks = render.render_live(page, context, self.memo)
+        lines = render.log_items(context, self.memo)
         old, old_lines = self.rendered.get(key), self.logs.get(key, [])
         self.rendered[key], self.logs[key] = blocks, lines
         marker = render.seq_marker(state.seq)

@@ -8,7 +8,7 @@ A game system adds `systems/<key>/<page>.html`, included by the page; its top-le
 from __future__ import annotations
 
 import hashlib
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoe
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
+from app.realtime.blocks import BlockMemo, Fingerprints, names_read
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import fraction_text
 from app.rules.game import Game
@@ -130,20 +131,44 @@ def render_template(name: str, context: dict[str, Any]) -> str:
     return ENV.get_template(name).render(context)
 
 
-def render_live(page: str, context: dict[str, Any]) -> dict[str, str]:
-    """Every live block of a page, each marked for an out-of-band swap."""
+def render_live(page: str, context: dict[str, Any], memo: BlockMemo | None = None) -> dict[str, str]:
+    """Every live block of a page, each marked for an out-of-band swap.
+
+    With a memo, a block whose inputs match an earlier render (another view's, or this view's before a
+    push that did not touch it) is not rendered again.
+    """
     ctx = {**context, "oob": OOB, "system_template": system_template(context["system"], page)}
-    out = {name: render_block(ENV, page_template(page), name, ctx) for name in LIVE_BLOCKS[page]}
+    slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page]]
     system_name = ctx["system_template"]
-    for name in system_blocks(context["system"], page):
-        out[f"system:{name}"] = render_block(ENV, system_name, name, ctx)
-    return out
+    slots += [(system_name, name, f"system:{name}") for name in system_blocks(context["system"], page)]
+    if memo is None:
+        return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
+    prints = Fingerprints(ctx)
+    return {
+        out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name))
+        for template, name, out in slots
+    }
 
 
-def log_items(context: dict[str, Any]) -> list[str]:
+def warm(systems: list[str]) -> None:
+    """Read every live block's sources once at start-up, so no push pays for parsing templates."""
+    for page in PAGES:
+        for name in LIVE_BLOCKS[page]:
+            names_read(ENV, page_template(page), name)
+        for system in systems:
+            template = system_template(system, page)
+            for name in system_blocks(system, page):
+                names_read(ENV, template, name)
+
+
+def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[str]:
     """Each line of the live log as the page draws it, newest first."""
     entry = ENV.globals["ui"].log_entry
-    return [str(entry(e)) for e in context["log"]]
+
+    def draw() -> list[str]:
+        return [str(entry(e)) for e in context["log"]]
+
+    return memo.lines(Fingerprints(context), draw) if memo is not None else draw()
 
 
 def log_append(old: list[str], new: list[str]) -> str | None:

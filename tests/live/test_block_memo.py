@@ -1,0 +1,86 @@
+"""Each distinct live block is rendered once: shared renders are exactly what a fresh render gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from app import demo
+from app.realtime import render
+from app.realtime.blocks import BlockMemo
+from app.realtime.broker import MemoryBroker
+from app.rules import registry
+from app.rules.system import Viewer
+from app.services import commands
+from app.services.auth import SeatAuth
+from app.services.context import Fray
+from app.store import log
+from app.store.db import Database
+from app.store.states import StateCache
+
+
+@pytest.fixture
+def fray(settings):
+    db = Database(settings.database_url)
+    fray = Fray(settings=settings, db=db, broker=MemoryBroker(), states=StateCache())
+    yield fray
+    fray.db.dispose()
+
+
+def _views(state):
+    gm = state.seats[0]
+    players = [s for s in state.seats if s.role == "player"]
+    yield "gm", state.viewer_for(gm.id, "gm")
+    for seat in players:
+        yield "player", state.viewer_for(seat.id, "player")
+    yield "table", Viewer(role="spectator")
+
+
+def _check_every_view(fray, key, campaign_id, memo):
+    game = registry.game(key)
+    with fray.db.read() as session:
+        state = fray.states.current(session, game, campaign_id)
+        recent = log.recent(session, campaign_id, 40)
+    for page, viewer in _views(state):
+        context = render.page_context(game, state, viewer, recent, page)
+        assert render.render_live(page, context, memo) == render.render_live(page, context)
+        assert render.log_items(context, memo) == render.log_items(context)
+
+
+@pytest.mark.parametrize("key", sorted(k for k, s in registry.systems().items() if s.demo))
+def test_shared_block_renders_equal_fresh_renders_for_every_view_before_and_after_commands(fray, key):
+    made = demo.create_demo(fray, key, "http://test")
+    campaign_id = made.gm_link.split("/c/")[1].split("/")[0]
+    memo = BlockMemo()
+    _check_every_view(fray, key, campaign_id, memo)
+    first = memo.renders
+    gm = SeatAuth(fray_gm(fray, key, campaign_id), campaign_id, "gm", "GM", key)
+    commands.execute(fray, gm, {"type": "generic.roll", "expression": "2d6", "label": "a check"})
+    commands.execute(fray, gm, {"type": "generic.pool.create", "name": "Doom", "value": 2})
+    _check_every_view(fray, key, campaign_id, memo)
+    # A push redraws only the blocks whose inputs moved: far fewer renders than the first time.
+    assert memo.renders - first < first
+
+
+def fray_gm(fray, key, campaign_id) -> str:
+    with fray.db.read() as session:
+        state = fray.states.current(session, registry.game(key), campaign_id)
+    return state.seats[0].id
+
+
+def test_a_block_reading_a_view_key_is_drawn_again_when_that_key_changes_and_not_otherwise():
+    memo = BlockMemo()
+    context = {"v": {"pools": [1], "log": []}, "log": [], "system": "generic", "page": "player"}
+    calls = []
+    block = (render.ENV, "pages/player.html", "pools")
+
+    def draw(ctx):
+        calls.append(1)
+        return f"pools={ctx['v']['pools']}"
+
+    prints = render.Fingerprints(context)
+    assert memo.render(*block, prints, draw) == "pools=[1]"
+    other = {**context, "v": {"pools": [1], "log": ["new"]}}  # a key the block never read changed
+    assert memo.render(*block, render.Fingerprints(other), draw) == "pools=[1]"
+    moved = {**context, "v": {"pools": [2], "log": []}}
+    assert memo.render(*block, render.Fingerprints(moved), draw) == "pools=[2]"
+    assert len(calls) == 2
