@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 VENDOR := static/vendor
 export FRAY_DATABASE_URL ?= sqlite:///./fray.db
 
-.PHONY: install run test test-fast lint format demo bench bench-quick chromium clean
+.PHONY: install run test test-fast lint format demo bench bench-quick chromium services clean
 
 install: $(VENV)/.installed $(VENDOR)/.installed
 
@@ -40,11 +40,22 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
 
-test: install chromium
-	$(BIN)/pytest
+# PostgreSQL, Redis and nginx for the scale-out tests (tests/scale, and the second pass on PostgreSQL):
+# Debian's packages, installed when missing; scripts/services.sh starts both on loopback in a temporary
+# directory around the test run and stops them after, whatever the tests did.
+services:
+	bash scripts/services.sh install
 
-test-fast: install
-	$(BIN)/pytest -m "not e2e"
+# Every test on SQLite (the default), then every suite that keeps data (API, live sockets, pages, store)
+# again with each test on a fresh PostgreSQL database. tests/scale runs in the first pass.
+PG_SUITES := tests/api tests/live tests/web tests/store
+PYTEST_TWICE = $(BIN)/pytest $(1) && FRAY_TEST_DATABASE=postgres $(BIN)/pytest $(PG_SUITES)
+
+test: install chromium services
+	FRAY_REQUIRE_SERVICES=1 bash scripts/services.sh run bash -c '$(call PYTEST_TWICE,)'
+
+test-fast: install services
+	FRAY_REQUIRE_SERVICES=1 bash scripts/services.sh run bash -c '$(call PYTEST_TWICE,-m "not e2e")'
 
 # Benchmarks print figures (JSON lines); they are not tests. See docs/performance.md.
 bench: install

@@ -37,12 +37,13 @@ def serve(
     from app.store.migrate import upgrade
 
     settings = get_settings()
+    app = create_app(settings)  # checks FRAY_DATABASE_URL and FRAY_BROKER_URL before anything else
     if migrate:
         upgrade(settings.database_url)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Fray is on http://{shown}:{port}  ·  open it and create a campaign to get your GM console.")
     uvicorn.run(
-        create_app(settings),
+        app,
         host=host,
         port=port,
         ws=WS_PROTOCOL if ws == "fray" else ws,
@@ -83,7 +84,23 @@ def demo(
 
 
 def main() -> None:
-    cli()
+    try:
+        cli()
+    except Exception as error:
+        # A misconfigured or unreachable database or broker is a sentence, not a traceback.
+        from sqlalchemy.exc import OperationalError
+
+        from app.realtime.broker import BrokerConfigError
+        from app.store.db import DatabaseConfigError
+
+        if isinstance(error, DatabaseConfigError | BrokerConfigError):
+            typer.echo(f"Error: {error}", err=True)
+            raise SystemExit(2) from None
+        if isinstance(error, OperationalError):
+            reason = str(error.orig or error).strip().splitlines()[0]
+            typer.echo(f"Error: Fray cannot reach its database (FRAY_DATABASE_URL): {reason}", err=True)
+            raise SystemExit(1) from None
+        raise
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from sqlmodel import SQLModel
 import app.store.models  # noqa: F401  (registers the tables)
 from app.settings import get_settings
 from app.store.db import make_engine
+from app.store.migrate import MIGRATION_LOCK
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
@@ -39,6 +40,9 @@ def run_migrations_online() -> None:
     with engine.connect() as connection:
         context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
         with context.begin_transaction():
+            if connection.dialect.name == "postgresql":
+                # Several `fray serve` starting at once: one migrates, the others wait, then find it done.
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")
             context.run_migrations()
     engine.dispose()
 

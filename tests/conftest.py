@@ -1,4 +1,8 @@
-"""Fixtures: a migrated SQLite file per test, the app in process, and a real server for sockets."""
+"""Fixtures: a migrated database per test, the app in process, and a real server for sockets.
+
+The database is a copy of a migrated SQLite file unless FRAY_TEST_DATABASE=postgres, when it is a fresh
+PostgreSQL database copied from a migrated template (`make test` runs tests/api that way a second time).
+"""
 
 from __future__ import annotations
 
@@ -20,7 +24,12 @@ from hypothesis import settings as hypothesis_settings
 from app.main import create_app
 from app.settings import Settings
 from app.store.migrate import upgrade
+from tests import services
 from tests.helpers import Table
+
+TEST_DATABASE = os.environ.get("FRAY_TEST_DATABASE", "sqlite")
+if TEST_DATABASE not in ("sqlite", "postgres"):
+    raise pytest.UsageError(f"FRAY_TEST_DATABASE={TEST_DATABASE!r}: use sqlite (the default) or postgres.")
 
 # CI replays the same examples every run (a landing must not hinge on a lucky draw) and has no
 # per-example deadline on a busy machine; at a desk, Hypothesis keeps exploring new examples.
@@ -44,9 +53,32 @@ def db_path(tmp_path: Path, migrated_template: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[services.PostgresDatabases]:
+    """The test PostgreSQL server (FRAY_TEST_POSTGRES_URL), with a migrated template database."""
+    databases = services.PostgresDatabases(services.need(services.POSTGRES_URL, "FRAY_TEST_POSTGRES_URL"))
+    yield databases
+    databases.close()
+
+
 @pytest.fixture
-def settings(db_path: Path) -> Settings:
-    return Settings(database_url=f"sqlite:///{db_path}")
+def postgres_url(postgres: services.PostgresDatabases) -> Iterator[str]:
+    """A fresh, migrated PostgreSQL database for one test, dropped after it."""
+    name = postgres.create()
+    yield postgres.url(name)
+    postgres.drop(name)
+
+
+@pytest.fixture
+def database_url(request: pytest.FixtureRequest) -> str:
+    if TEST_DATABASE == "postgres":
+        return request.getfixturevalue("postgres_url")
+    return f"sqlite:///{request.getfixturevalue('db_path')}"
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url)
 
 
 @pytest.fixture

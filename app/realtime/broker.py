@@ -1,4 +1,4 @@
-"""Brokers carry "campaign X is at seq N" between processes. In one process: memory."""
+"""Brokers carry "campaign X is at seq N" between processes. In one process: memory; across: Redis."""
 
 from __future__ import annotations
 
@@ -39,8 +39,15 @@ class BrokerConfigError(ValueError):
 
 
 def make_broker(url: str) -> Broker:
-    if url.startswith("memory:"):
+    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+    if scheme == "memory":
         return MemoryBroker()
+    if scheme in ("redis", "rediss", "unix"):
+        from app.realtime.redis_broker import RedisBroker
+
+        return RedisBroker(url)
+    shown = f"{scheme}://..." if "@" in url else url  # never print a password
     raise BrokerConfigError(
-        f"FRAY_BROKER_URL={url!r} is not a broker this version of Fray knows: use memory:// (one process)."
+        f"FRAY_BROKER_URL={shown!r} is not a broker this version of Fray knows: use memory:// (one process) "
+        "or redis://host:6379/0 (several processes sharing campaigns)."
     )

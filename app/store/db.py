@@ -7,17 +7,60 @@ from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session
+
+EXAMPLES = "sqlite:///./fray.db or postgresql+psycopg://user:password@host:5432/fray"
+
+
+class DatabaseConfigError(ValueError):
+    """FRAY_DATABASE_URL names no database Fray can use."""
 
 
 def is_sqlite(url: str) -> bool:
     return url.startswith("sqlite")
 
 
+def database_url(url: str) -> URL:
+    """The URL checked: SQLite, or PostgreSQL through psycopg 3 (`postgres://` and `postgresql://` too)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseConfigError(
+            f"FRAY_DATABASE_URL is not a database URL Fray can read ({url.split(':', 1)[0]}:...): "
+            f"write it like {EXAMPLES}."
+        ) from None
+    backend, _, driver = parsed.drivername.partition("+")
+    if backend == "sqlite" and driver in ("", "pysqlite"):
+        return parsed
+    if backend in ("postgresql", "postgres") and driver in ("", "psycopg"):
+        if not parsed.database:
+            raise DatabaseConfigError(
+                f"FRAY_DATABASE_URL={_shown(parsed)} names no database: add one after the host, "
+                "as in postgresql+psycopg://user:password@host:5432/fray."
+            )
+        return parsed.set(drivername="postgresql+psycopg")
+    raise DatabaseConfigError(
+        f"FRAY_DATABASE_URL={_shown(parsed)} is not a database this version of Fray knows: use {EXAMPLES}."
+    )
+
+
+def _shown(url: URL) -> str:
+    return url.render_as_string(hide_password=True)
+
+
 def make_engine(url: str) -> Engine:
-    if not is_sqlite(url):
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    checked = database_url(url)
+    if checked.get_backend_name() == "postgresql":
+        return create_engine(
+            checked,
+            pool_pre_ping=True,
+            pool_size=10,
+            max_overflow=20,
+            connect_args={"connect_timeout": 10, "application_name": "fray"},
+        )
+    engine = create_engine(checked, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

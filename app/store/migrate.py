@@ -8,6 +8,8 @@ from alembic import command
 from alembic.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
+# PostgreSQL advisory lock held while migrating ("FRAY"): processes starting together migrate one at a time.
+MIGRATION_LOCK = 0x46524159
 
 
 def alembic_config(database_url: str) -> Config:
