@@ -58,8 +58,9 @@ test-fast: install services
 	FRAY_REQUIRE_SERVICES=1 bash scripts/services.sh run bash -c '$(call PYTEST_TWICE,-m "not e2e")'
 
 # Benchmarks print figures (JSON lines); they are not tests. See docs/performance.md.
-bench: install
-	$(BIN)/python -m bench.run
+# The full run also measures commands/s on PostgreSQL (the test server from scripts/services.sh).
+bench: install services
+	bash scripts/services.sh run $(BIN)/python -m bench.run
 
 bench-quick: install
 	$(BIN)/python -m bench.run --quick

@@ -4,6 +4,10 @@ Latency is action-to-last-client: from the moment a player's command is sent (HT
 last socket in that room has a message carrying that seq or a later one, on this process's monotonic
 clock. The same run against a bare Starlette broadcast server (same fragment sizes, same rate) gives
 `ratio_p99` = ours / bare.
+
+Each room is a table: up to eight players, each with a character of their own (so each phone is a view
+of its own to render), and the rest of the clients watching the table view (1x200: eight players and
+192 spectators). The first player sends real commands in turn: a pool change, then a roll.
 """
 
 from __future__ import annotations
@@ -117,7 +121,7 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
     }
 
 
-async def _fray_rooms(url: str, n_rooms: int, n_clients: int) -> tuple[list[dict], dict]:
+async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> tuple[list[dict], dict]:
     rooms = []
     senders = {}
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -125,6 +129,7 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int) -> tuple[list[dict
             created = (await http.post("/api/campaigns", json={"name": "Bench", "system": "generic"})).json()
             http.cookies.clear()
             cid, invite = created["id"], created["invite_url"].rsplit("/", 1)[1]
+            watch = created["spectator_url"].rsplit("/", 1)[1]
             gm = {"Authorization": f"Bearer {created['gm_token']}"}
             await http.post(
                 f"/api/campaigns/{cid}/commands",
@@ -132,7 +137,12 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int) -> tuple[list[dict
                 json={"type": "generic.pool.create", "name": "Gold", "min": None},
             )
             clients = []
-            for i in range(n_clients):
+            for _ in range(players, n_clients):  # the rest of the crowd watches the table view
+                seat = (await http.post(f"/api/campaigns/{cid}/watch", json={"code": watch})).json()
+                http.cookies.clear()
+                ws_url = url.replace("http", "ws") + f"/ws/campaigns/{cid}?page=table&after=999999"
+                clients.append((ws_url, {"Authorization": f"Bearer {seat['token']}"}))
+            for i in range(min(players, n_clients)):
                 seat = (
                     await http.post(f"/api/campaigns/{cid}/join", json={"invite": invite, "name": f"P{i}"})
                 ).json()
@@ -152,10 +162,11 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int) -> tuple[list[dict
     return rooms, senders
 
 
-async def fray_case(url: str, n_rooms: int, n_clients: int, rate: float, duration: float) -> dict:
-    rooms, senders = await _fray_rooms(url, n_rooms, n_clients)
+async def fray_case(
+    url: str, n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8
+) -> dict:
+    rooms, senders = await _fray_rooms(url, n_rooms, n_clients, players)
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
-
         turn = 0
 
         async def send(room_id: str) -> int:
@@ -212,9 +223,9 @@ def bare_server():
     return url, process
 
 
-def scenario(n_rooms: int, n_clients: int, rate: float, duration: float) -> dict:
+def scenario(n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8) -> dict:
     with fray_server() as (url, _):
-        ours = asyncio.run(fray_case(url, n_rooms, n_clients, rate, duration))
+        ours = asyncio.run(fray_case(url, n_rooms, n_clients, rate, duration, players))
     url, process = bare_server()
     try:
         bare = asyncio.run(bare_case(url, n_rooms, n_clients, rate, duration, ours["mean_message_bytes"]))
@@ -225,6 +236,7 @@ def scenario(n_rooms: int, n_clients: int, rate: float, duration: float) -> dict
     return emit(
         f"fanout_{n_rooms}x{n_clients}",
         rate_per_room=rate,
+        players_per_room=min(players, n_clients),
         duration_s=duration,
         **ours,
         bare_p50_ms=bare["p50_ms"],
