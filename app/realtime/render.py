@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoe
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
-from app.realtime.blocks import BlockMemo, Fingerprints, names_read
+from app.realtime.blocks import BlockMemo, names_read
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import fraction_text
 from app.rules.game import Game
@@ -143,7 +143,7 @@ def render_live(page: str, context: dict[str, Any], memo: BlockMemo | None = Non
     slots += [(system_name, name, f"system:{name}") for name in system_blocks(context["system"], page)]
     if memo is None:
         return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
-    prints = Fingerprints(ctx)
+    prints = memo.prints(ctx)
     return {
         out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name))
         for template, name, out in slots
@@ -168,7 +168,7 @@ def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[st
     def draw() -> list[str]:
         return [str(entry(e)) for e in context["log"]]
 
-    return memo.lines(Fingerprints(context), draw) if memo is not None else draw()
+    return memo.lines(memo.prints(context), draw) if memo is not None else draw()
 
 
 def log_append(old: list[str], new: list[str]) -> str | None:

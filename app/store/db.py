@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -85,6 +86,11 @@ class Database:
         self.url = url
         self.engine = make_engine(url)
         self._writer = self.engine.execution_options(fray_write=True)
+        # SQLite has one writer at a time. Threads of this process queue here, and the next one starts as
+        # soon as the last commits; left to SQLite, each waiter would sleep in its busy handler's growing
+        # steps (up to 100 ms) before trying again. Other processes still wait on the busy timeout.
+        # PostgreSQL writes in parallel; its races end in SeqTaken and a retry.
+        self._one_writer = threading.Lock() if is_sqlite(url) else nullcontext()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -93,7 +99,7 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Session]:
-        with Session(self._writer, expire_on_commit=False) as session, session.begin():
+        with self._one_writer, Session(self._writer, expire_on_commit=False) as session, session.begin():
             yield session
 
     def dispose(self) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from app import demo
 from app.realtime import render
-from app.realtime.blocks import BlockMemo
+from app.realtime.blocks import BlockMemo, Fingerprints
 from app.realtime.broker import MemoryBroker
 from app.rules import registry
 from app.rules.system import Viewer
@@ -77,10 +77,10 @@ def test_a_block_reading_a_view_key_is_drawn_again_when_that_key_changes_and_not
         calls.append(1)
         return f"pools={ctx['v']['pools']}"
 
-    prints = render.Fingerprints(context)
+    prints = Fingerprints(context)
     assert memo.render(*block, prints, draw) == "pools=[1]"
     other = {**context, "v": {"pools": [1], "log": ["new"]}}  # a key the block never read changed
-    assert memo.render(*block, render.Fingerprints(other), draw) == "pools=[1]"
+    assert memo.render(*block, Fingerprints(other), draw) == "pools=[1]"
     moved = {**context, "v": {"pools": [2], "log": []}}
-    assert memo.render(*block, render.Fingerprints(moved), draw) == "pools=[2]"
+    assert memo.render(*block, Fingerprints(moved), draw) == "pools=[2]"
     assert len(calls) == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from app.rules import dice
@@ -77,8 +78,12 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
     }
 
 
+@lru_cache(maxsize=512)
 def roll_odds(expression: str, target: int | None) -> tuple[tuple[Band, ...], str]:
-    """Exact odds for a roll button: success bands with a target, or its average and range."""
+    """Exact odds for a roll button: success bands with a target, or its average and range.
+
+    Kept per expression: every view of every push shows the same buttons (the bands are frozen).
+    """
     try:
         dist = dice.distribution(expression)
     except InputError:
