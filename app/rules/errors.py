@@ -25,3 +25,17 @@ class Forbidden(RuleError):
     """The seat may not do this: a player doing the GM's part, or acting for another's character (403)."""
 
     status = 403
+
+
+QUOTE_MAX = 40
+
+
+def clipped(text: object, limit: int = QUOTE_MAX) -> str:
+    """Something a person typed, cut short: a refusal never echoes a page of junk back."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+def quoted(text: object, limit: int = QUOTE_MAX) -> str:
+    """Something a person typed, in quotes and cut short."""
+    return f"'{clipped(text, limit)}'"

@@ -121,7 +121,7 @@ class Event(Frozen):
 class Command(BaseModel):
     """Base of every command; subclasses add their fields. Unknown fields are refused."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True, allow_inf_nan=False)
 
     type: str
     command_id: str | None = Field(default=None, max_length=64)
@@ -274,6 +274,9 @@ _MESSAGES = {
     "int_parsing": "must be a whole number",
     "int_type": "must be a whole number",
     "int_from_float": "must be a whole number",
+    "float_parsing": "must be a number",
+    "float_type": "must be a number",
+    "finite_number": "must be a finite number",
     "bool_parsing": "must be yes or no",
     "bool_type": "must be yes or no",
     "string_type": "must be text",

@@ -6,7 +6,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import Field
 
-from app.rules.errors import Forbidden, RuleError
+from app.rules.errors import Forbidden, RuleError, quoted
 from app.rules.system import PLAYERS, Frozen, Prompt, Viewer
 
 Kind = Literal["pc", "npc"]
@@ -182,7 +182,7 @@ def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = F
             raise RuleError(f"More than one {what} is called '{ref}': use its id.")
     if missing_ok:
         return None
-    raise RuleError(f"There is no {what} '{ref}'." if ref else f"Say which {what}.")
+    raise RuleError(f"There is no {what} {quoted(ref)}." if ref else f"Say which {what}.")
 
 
 def replace_item(items: tuple[T, ...], new: T) -> tuple[T, ...]:

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, Participant
 from app.rules.dice import Roller, read_face
-from app.rules.errors import Forbidden, RuleError
+from app.rules.errors import Forbidden, RuleError, clipped, quoted
 from app.rules.fivebyfive import flow, geometry, odds, tactics
 from app.rules.fivebyfive.reducers import REDUCERS
 from app.rules.fivebyfive.sheets import MAX_TABLE, inches
@@ -89,7 +89,7 @@ def current_turn(
         named = state.find_participant(ref)
         if named is None or named.id != pid:
             who = "the GM's" if secret else f"{p.name}'s"
-            raise RuleError(f"It is {who} turn, not {ref}'s.", rule="FX-I-1")
+            raise RuleError(f"It is {who} turn, not {clipped(ref)}'s.", rule="FX-I-1")
     if not actor.controls(pid):
         if secret:
             raise Forbidden("It is the GM's turn.")
@@ -239,7 +239,7 @@ def _target(state: CampaignState, ref: str, actor: Viewer) -> Participant:
     """The character attacked; for a player, one the party cannot see does not exist."""
     p = state.find_participant(ref)
     if p is None or (not actor.is_gm and not tactics.shown(state, p.id)):
-        raise RuleError(f"There is no character '{ref}'.")
+        raise RuleError(f"There is no character {quoted(ref)}.")
     return p
 
 

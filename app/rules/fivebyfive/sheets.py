@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from app.rules.campaign.state import CampaignState, Participant, new_id
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.fivebyfive import geometry, tactics
 from app.rules.fivebyfive.reducers import REDUCERS
 from app.rules.fivebyfive.state import (
@@ -284,7 +284,7 @@ def remove_terrain(state: CampaignState, cmd: RemoveTerrain, ctx: Ctx) -> list[N
         t for t in board.terrain if t.name and t.name.casefold() == cmd.terrain.casefold()
     ]
     if not found:
-        raise RuleError(f"There is no terrain '{cmd.terrain}' on the table.")
+        raise RuleError(f"There is no terrain {quoted(cmd.terrain)} on the table.")
     if len(found) > 1:
         raise RuleError(f"More than one piece of terrain is called '{cmd.terrain}': use its id.")
     return [NewEvent(type="fivebyfive.terrain_removed", data={"terrain": found[0].id, "name": found[0].name})]

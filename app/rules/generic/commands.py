@@ -16,7 +16,7 @@ from app.rules.campaign.state import (
     find_in,
     new_id,
 )
-from app.rules.errors import Forbidden, RuleError
+from app.rules.errors import Forbidden, RuleError, quoted
 from app.rules.system import Command, CommandSpec, Ctx, NewEvent, Viewer, audience_of
 
 Label = Field(default="", max_length=60)
@@ -157,7 +157,7 @@ def acting_participant(state: CampaignState, ref: str | None, actor: Viewer) -> 
         return None
     p = state.find_participant(ref)
     if p is None or (p.hidden and not actor.is_gm):
-        raise RuleError(f"There is no character '{ref}'.")
+        raise RuleError(f"There is no character {quoted(ref)}.")
     if not actor.controls(p.id):
         raise Forbidden(f"{p.name} is not your character.")
     return p

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState
-from app.rules.errors import RuleError
+from app.rules.errors import RuleError, quoted
 from app.rules.generic.commands import acting_participant
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.trinity.gm import no_move, participant_audience, pc_sheet
@@ -99,12 +99,12 @@ def use_item(state: CampaignState, cmd: UseItem, ctx: Ctx) -> list[NewEvent]:
     no_move(state)
     item = c.item(cmd.item)
     if item is None:
-        raise RuleError(f"{holder.name} has no item '{cmd.item}'.")
+        raise RuleError(f"{holder.name} has no item {quoted(cmd.item)}.")
     if not item.heal and not item.calm:
         raise RuleError(f"The {item.name} neither heals nor calms.")
     target_p = state.find_participant(cmd.target) if cmd.target else holder
     if target_p is None or (target_p.hidden and not ctx.actor.is_gm):
-        raise RuleError(f"There is no character '{cmd.target}'.")
+        raise RuleError(f"There is no character {quoted(cmd.target)}.")
     target = t.character(target_p.id)
     if target is None:
         raise RuleError(f"{target_p.name} has no Trinity Code sheet.")

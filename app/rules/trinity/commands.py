@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, check_answer
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.generic.commands import acting_participant
 from app.rules.system import Command, Ctx, NewEvent, Prompt
 from app.rules.trinity.flow import Batch, advance, roll_data, two_d6
@@ -137,7 +137,7 @@ def declare(state: CampaignState, cmd: DeclareMove, ctx: Ctx) -> list[NewEvent]:
     c = sheet(state, cmd.character, ctx)
     target = state.find_participant(cmd.opponent)
     if target is None or (target.hidden and not ctx.actor.is_gm):
-        raise RuleError(f"There is no character '{cmd.opponent}'.")
+        raise RuleError(f"There is no character {quoted(cmd.opponent)}.")
     if target.hidden or state.participant(c.id).hidden:
         raise RuleError(f"Reveal {target.name if target.hidden else 'the character'} before making a move.")
     in_fight = {o.id: o for o in fight_opponents(state, include_hidden=False)}
@@ -146,7 +146,7 @@ def declare(state: CampaignState, cmd: DeclareMove, ctx: Ctx) -> list[NewEvent]:
         raise RuleError(f"{target.name} is not an opponent in this encounter.")
     weapon = c.weapon(cmd.weapon)
     if cmd.weapon and weapon is None:
-        raise RuleError(f"{state.participant(c.id).name} has no weapon '{cmd.weapon}'.")
+        raise RuleError(f"{state.participant(c.id).name} has no weapon {quoted(cmd.weapon)}.")
     problem = check_move(state, c, cmd.move, opponent, weapon, weapon_named=bool(cmd.weapon))
     if problem is not None:
         raise problem
@@ -327,7 +327,7 @@ def reload(state: CampaignState, cmd: Reload, ctx: Ctx) -> list[NewEvent]:
         raise RuleError("Wait until the move being made is finished.")
     w = c.weapon(cmd.weapon)
     if w is None or w.kind != "ranged":
-        raise RuleError(f"'{cmd.weapon}' is not a ranged weapon of this character.")
+        raise RuleError(f"{quoted(cmd.weapon)} is not a ranged weapon of this character.")
     if w.ammo > 0:
         raise RuleError(f"The {w.name} still has {w.ammo} ammo.", rule="TC-W-4")
     if w.spares <= 0:

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.rules.campaign.state import CampaignState, Participant
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.trinity.flow import Batch, harm_character, harm_opponent, stress_character
 from app.rules.trinity.state import (
@@ -379,5 +379,5 @@ def remove_tag(state: CampaignState, cmd: RemoveTag, ctx: Ctx) -> list[NewEvent]
         (x for x in ext(state).tags if x.id == cmd.tag or x.text.casefold() == cmd.tag.casefold()), None
     )
     if tag is None:
-        raise RuleError(f"There is no environment tag '{cmd.tag}'.")
+        raise RuleError(f"There is no environment tag {quoted(cmd.tag)}.")
     return [NewEvent(type="trinity.tag_removed", data={"tag": tag.id, "text": tag.text})]

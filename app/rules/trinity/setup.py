@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from app.rules.campaign.state import CampaignState, Participant
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.system import Command, Ctx, NewEvent, explain
 from app.rules.trinity.gm import (
     ArmourIn,
@@ -133,7 +133,9 @@ def _seat_of(state: CampaignState, ref: Any) -> str | None:
     for seat in state.seats:
         if seat.role == "player" and not seat.revoked and ref in (seat.id, seat.name):
             return seat.id
-    raise RuleError(f"There is no player '{ref}' at this table: leave \"player\" out, or invite them first.")
+    raise RuleError(
+        f'There is no player {quoted(ref)} at this table: leave "player" out, or invite them first.'
+    )
 
 
 def _entry(raw: dict[str, Any], what: str, n: int) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from app.rules.errors import quoted
 from app.rules.system import Frozen
 from app.rules.triptycho import geometry as geo
 
@@ -87,7 +88,7 @@ class BattleMap(Frozen):
         touching = index(self).touching
         for b in self.borders:
             if frozenset((b.a, b.b)) not in touching:
-                raise ValueError(f"sections '{b.a}' and '{b.b}' do not share a border on the map")
+                raise ValueError(f"sections {quoted(b.a)} and {quoted(b.b)} do not share a border on the map")
         return self
 
     def section(self, sid: str) -> Section:

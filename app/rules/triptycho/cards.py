@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from app.rules.errors import quoted
 from app.rules.system import Frozen
 
 LADDER = (2, 4, 6, 8, 10, 12)
@@ -30,7 +31,7 @@ def parse_dice(text: str) -> tuple[int, ...]:
     for part in raw.split("+"):
         match = _TERM.match(part)
         if not match:
-            raise ValueError(f"'{text}' is not a dice entry: write it like 2d6 or 1d8+1d4")
+            raise ValueError(f"{quoted(text)} is not a dice entry: write it like 2d6 or 1d8+1d4")
         count, sides = int(match.group(1) or 1), int(match.group(2))
         if sides not in LADDER:
             raise ValueError(f"d{sides} is not a Triptycho die: use d2, d4, d6, d8, d10 or d12")

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from app.rules.campaign.state import CampaignState
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.system import Command, Ctx, NewEvent, explain
 from app.rules.triptycho.board import BattleMap, Border, Light, index
 from app.rules.triptycho.cards import parse_dice
@@ -89,7 +89,7 @@ def set_section(state: CampaignState, cmd: SetSection, ctx: Ctx) -> list[NewEven
     board = board_of(ext_of(state))
     section = index(board).sections.get(cmd.section)
     if section is None:
-        raise RuleError(f"There is no section '{cmd.section}' on the map.")
+        raise RuleError(f"There is no section {quoted(cmd.section)} on the map.")
     changes = {
         k: v
         for k, v in {"light": cmd.light, "water": cmd.water, "name": cmd.name}.items()
@@ -104,11 +104,11 @@ def set_border(state: CampaignState, cmd: SetBorder, ctx: Ctx) -> list[NewEvent]
     board = board_of(ext_of(state))
     edge = index(board).edge(cmd.a, cmd.b)
     if edge is None:
-        raise RuleError(f"'{cmd.a}' and '{cmd.b}' do not share a border.", rule="TP-M-1")
+        raise RuleError(f"{quoted(cmd.a)} and {quoted(cmd.b)} do not share a border.", rule="TP-M-1")
     old = edge.border
     height = old.rise(cmd.a) if cmd.height is None else cmd.height
     if cmd.climb is not None and cmd.climb and not dice_ok(cmd.climb):
-        raise InputError(f"'{cmd.climb}' is not a dice entry: write it like 1d6.")
+        raise InputError(f"{quoted(cmd.climb)} is not a dice entry: write it like 1d6.")
     new = Border(
         a=cmd.a,
         b=cmd.b,

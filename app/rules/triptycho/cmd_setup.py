@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from app.rules.campaign.state import CampaignState, InitiativeEntry, Participant, new_id
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.system import Command, Ctx, NewEvent, audience_of, explain
 from app.rules.triptycho import decks, flow, odds
 from app.rules.triptycho.board import index
@@ -54,7 +54,7 @@ def _sheet(state: CampaignState, p: Participant, cmd: Sheet, label: str = "") ->
     """The checked sheet of participant `p` and the audience of its event."""
     for what, text in (("Acrobatics", cmd.acrobatics), ("Initiative", cmd.initiative)):
         if not dice_ok(text):
-            raise InputError(f"{label}{what} '{text}' is not a dice entry: write it like 1d6.")
+            raise InputError(f"{label}{what} {quoted(text)} is not a dice entry: write it like 1d6.")
     cards: list[Card] = []
     for i, raw in enumerate(cmd.cards):
         try:
@@ -66,7 +66,7 @@ def _sheet(state: CampaignState, p: Participant, cmd: Sheet, label: str = "") ->
         raise InputError(f"{label}Two cards have the same id.")
     unknown = [c for c in cmd.deck if c not in ids]
     if unknown:
-        raise InputError(f"{label}The deck lists '{unknown[0]}', which is not one of the cards.")
+        raise InputError(f"{label}The deck lists {quoted(unknown[0])}, which is not one of the cards.")
     old = ext_of(state).entity(p.id)
     side = cmd.side or (old.side if old else ("party" if p.kind == "pc" else "foes"))
     sheet = {
@@ -125,7 +125,7 @@ def _add_events(state: CampaignState, cmd: AddEntity, index_: int = 0, label: st
         known = index(board_of(ext)).sections
         bad = [s for s in cmd.sections if s not in known]
         if bad:
-            raise RuleError(f"{label}There is no section '{bad[0]}' on the map.")
+            raise RuleError(f"{label}There is no section {quoted(bad[0])} on the map.")
         events.append(
             NewEvent(
                 type="triptycho.placed",
@@ -193,7 +193,7 @@ def place(state: CampaignState, cmd: Place, ctx: Ctx) -> list[NewEvent]:
         idx = index(board)
         for sid in cmd.sections:
             if sid not in idx.sections:
-                raise RuleError(f"There is no section '{sid}' on the map.")
+                raise RuleError(f"There is no section {quoted(sid)} on the map.")
         if len(set(cmd.sections)) != len(cmd.sections):
             raise RuleError("Name each section once.")
     after = e.model_copy(update={"sections": tuple(cmd.sections)})
@@ -310,7 +310,7 @@ def far_block(state: CampaignState, cmd: FarBlock, ctx: Ctx) -> list[NewEvent]:
     ext = ext_of(state)
     board = board_of(ext)
     if index(board).edge(cmd.a, cmd.b) is None:
-        raise RuleError(f"'{cmd.a}' and '{cmd.b}' do not share a border.", rule="TP-M-1")
+        raise RuleError(f"{quoted(cmd.a)} and {quoted(cmd.b)} do not share a border.", rule="TP-M-1")
     by = entity_ref(state, cmd.by).id if cmd.by else None
     if any({f.a, f.b} == {cmd.a, cmd.b} for f in ext.far_blocks):
         raise RuleError("That border is already blocked from a distance.", rule="TP-BL-4")
@@ -321,7 +321,7 @@ def far_block(state: CampaignState, cmd: FarBlock, ctx: Ctx) -> list[NewEvent]:
 def far_unblock(state: CampaignState, cmd: FarUnblock, ctx: Ctx) -> list[NewEvent]:
     ext = ext_of(state)
     if not any(f.id == cmd.block for f in ext.far_blocks):
-        raise RuleError(f"There is no block '{cmd.block}'.")
+        raise RuleError(f"There is no block {quoted(cmd.block)}.")
     return [NewEvent(type="triptycho.far_block_lowered", data={"block": cmd.block})]
 
 
@@ -425,7 +425,7 @@ def acrobatics(state: CampaignState, cmd: Acrobatics, ctx: Ctx) -> list[NewEvent
     e = entity_ref(state, cmd.participant)
     gm_dice = cmd.gm_dice or settings_of(state).gm_acrobatics
     if not dice_ok(gm_dice):
-        raise InputError(f"'{gm_dice}' is not a dice entry: write it like 1d6.")
+        raise InputError(f"{quoted(gm_dice)} is not a dice entry: write it like 1d6.")
     check = flow.acrobatics(e, gm_dice, ctx.roller)
     return [
         NewEvent(

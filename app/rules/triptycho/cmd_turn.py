@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState
-from app.rules.errors import RuleError
+from app.rules.errors import RuleError, quoted
 from app.rules.generic.commands import NextTurn, SetInitiative, next_turn, set_initiative
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import decks, flow
@@ -308,7 +308,7 @@ def why_not(ext: TriptychoState, e: Entity, mover: Mover, to: str, settings: Set
     board = board_of(ext)
     idx = index(board)
     if to not in idx.sections:
-        return RuleError(f"There is no section '{to}' on the map.")
+        return RuleError(f"There is no section {quoted(to)} on the map.")
     here = e.section
     label = idx.sections[to].label
     if mover.kind == "teleport":

@@ -8,7 +8,7 @@ from itertools import pairwise
 from typing import Any
 
 from app.rules.dice import Roller
-from app.rules.errors import RuleError
+from app.rules.errors import RuleError, quoted
 from app.rules.triptycho import odds
 from app.rules.triptycho.board import index
 from app.rules.triptycho.cards import Card, dice_text, shift
@@ -47,7 +47,7 @@ def aim(
     if not attacker.placed:
         raise RuleError("Place the character on the map first.")
     if section not in idx.sections:
-        raise RuleError(f"There is no section '{section}' on the map.")
+        raise RuleError(f"There is no section {quoted(section)} on the map.")
     here = attacker.section
     assert here is not None
     if section in attacker.sections and not path:

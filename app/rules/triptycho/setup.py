@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
-from app.rules.errors import InputError
+from app.rules.errors import InputError, quoted
 from app.rules.triptycho.state import ext_of
 
 
@@ -13,7 +13,8 @@ def parse_setup(state: CampaignState, setup: dict[str, Any]) -> dict[str, Any]:
     """`{"map": "<saved map id>", "placements": {"<character>": ["<section>", ...]}}`, both optional."""
     unknown = set(setup) - {"map", "placements"}
     if unknown:
-        raise InputError(f"An encounter's set-up takes a map and placements, not {sorted(unknown)[0]}.")
+        first = quoted(sorted(unknown)[0])
+        raise InputError(f"An encounter's set-up takes a map and placements, not {first}.")
     ext = ext_of(state)
     out: dict[str, Any] = {}
     board = None
@@ -29,11 +30,13 @@ def parse_setup(state: CampaignState, setup: dict[str, Any]) -> dict[str, Any]:
     placed: dict[str, list[str]] = {}
     for ref, where in placements.items():
         pid = state.participant(ref).id
-        where = [where] if isinstance(where, str) else list(where)
+        where = [where] if isinstance(where, str) else where
+        if not isinstance(where, list | tuple) or not where or not all(isinstance(s, str) for s in where):
+            raise InputError(f"Place {state.participant(pid).name} on a list of the map's sections.")
         bad = [s for s in where if s not in sections]
-        if bad or not where:
-            raise InputError(f"'{bad[0] if bad else ''}' is not a section of {board.name}.")  # type: ignore[union-attr]
-        placed[pid] = where
+        if bad:
+            raise InputError(f"{quoted(bad[0])} is not a section of {board.name}.")  # type: ignore[union-attr]
+        placed[pid] = list(where)
     if placed:
         out["placements"] = placed
     return out

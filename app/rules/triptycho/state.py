@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.rules.campaign.state import CampaignState
-from app.rules.errors import RuleError
+from app.rules.errors import RuleError, quoted
 from app.rules.system import Frozen
 from app.rules.triptycho.board import BattleMap
 from app.rules.triptycho.cards import Card, parse_dice
@@ -92,7 +92,7 @@ class Entity(Frozen):
         for card in self.cards:
             if card.id == card_id or card.name.casefold() == ref.casefold():
                 return card
-        raise RuleError(f"There is no card '{ref}'.")
+        raise RuleError(f"There is no card {quoted(ref)}.")
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
@@ -200,7 +200,7 @@ class TriptychoState(Frozen):
         named = [m for m in self.maps if m.name.casefold() == ref.casefold()]
         if len(named) == 1:
             return named[0]
-        raise RuleError(f"There is no saved map '{ref}'.")
+        raise RuleError(f"There is no saved map {quoted(ref)}.")
 
     def attack(self, attack_id: str) -> Attack | None:
         return next((a for a in self.attacks if a.id == attack_id), None)

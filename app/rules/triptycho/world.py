@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.rules.campaign.state import CampaignState
-from app.rules.errors import Forbidden, RuleError
+from app.rules.errors import Forbidden, RuleError, quoted
 from app.rules.system import Viewer, audience_of
 from app.rules.triptycho import sight
 from app.rules.triptycho.board import BattleMap
@@ -149,7 +149,7 @@ def acting(state: CampaignState, ref: str | None, actor: Viewer) -> Entity:
         return mine[0]
     p = state.find_participant(ref)
     if p is None or (p.hidden and not actor.is_gm):
-        raise RuleError(f"There is no character '{ref}'.")
+        raise RuleError(f"There is no character {quoted(ref)}.")
     if not actor.controls(p.id):
         raise Forbidden(f"{p.name} is not your character.")
     e = ext.entity(p.id)
@@ -165,5 +165,5 @@ def entity_ref(state: CampaignState, ref: str, actor: Viewer | None = None) -> E
     p = state.find_participant(ref)
     e = ext.entity(p.id) if p else None
     if e is None or p is None or (p.hidden and actor is not None and not actor.is_gm):
-        raise RuleError(f"There is no character '{ref}' on the map.")
+        raise RuleError(f"There is no character {quoted(ref)} on the map.")
     return e
