@@ -221,7 +221,11 @@ def test_a_full_round_declared_lowest_first_and_resolved_highest_first(fight: Ta
     reply = table.ok(ben, "tote.answer", prompt=prompt["id"], choice="strike", dice=[5, 4, 4])
     answer = next(e for e in reply["events"] if e["type"] == "tote.attacked")["data"]
     assert answer["test"]["blocked"] == [5] and answer["test"]["counted"] == [4, 4]
-    assert answer["how"] == "critical" and answer["damage"] == 6 and answer["marked"] == ["N", "5"]
+    assert answer["how"] == "critical" and answer["damage"] == 6 and answer["harm"] == "wounded"
+    # The Ogre's Resolve and track are the GM's: Ben hears it is wounded, the GM gets the numbers.
+    assert "marked" not in answer and "tote.enemy_resolve" not in [e["type"] for e in reply["events"]]
+    secret = [e for e in table.events(table.gm) if e["type"] == "tote.enemy_resolve"][-1]["data"]
+    assert secret["change"] == -4 and secret["marked"] == ["N", "5"] and secret["resolve"] == 0
     f = fight_view(table, table.gm)
     assert f["round"] == 2 and f["phase"] == "declare"  # every action resolved: round 2 began
     # Defending and answering cost nothing: Tahoma keeps 3; Initiative carries over (TO-I-3).

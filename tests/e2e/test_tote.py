@@ -60,7 +60,7 @@ def test_two_phones_declare_and_the_gm_resolves_a_round_live(browser, live_serve
         place.get_by_label("Character").fill(who)
         place.get_by_label("Range").select_option("melee")
         place.get_by_role("button", name="Place").click()
-        expect(place.locator(".form-msg")).not_to_be_empty()
+        expect(place.locator(".form-msg")).to_contain_text(f"{who}: Close → Melee")
     expect(screen.locator("#tote-board .token.side-enemy")).to_have_attribute(
         "transform", "translate(600 84)"
     )
@@ -73,6 +73,9 @@ def test_two_phones_declare_and_the_gm_resolves_a_round_live(browser, live_serve
     expect(gm.locator("#tote-act form.tt-option")).to_have_count(1)  # only the Ogre's roll is left
     tap_option(gm, "Roll Initiative: Ogre", "1 2 1")
     expect(screen.locator("#tote-board .tt-banner")).to_contain_text("Declaration")
+    # The Ogre's Initiative would give its Rating away: the table sees its place, not its number.
+    expect(screen.locator("#tote-order .tt-bar.secret").filter(has_text="Ogre")).to_contain_text("?")
+    expect(gm.locator("#tote-fight .tt-bar").filter(has_text="Ogre")).to_contain_text("3")
 
     # Declaration, lowest first: the Ogre (GM), then Tahoma (Ben), then Aiyana (Ann).
     expect(gm.locator("#tote-act")).to_contain_text("Declare for Ogre")
@@ -99,11 +102,17 @@ def test_two_phones_declare_and_the_gm_resolves_a_round_live(browser, live_serve
     tap_option(gm, "Ogre: Attack Tahoma", "6 2 1 1 1 1")
     expect(ben_p.locator("#tote-turn")).to_contain_text("Answer the attack")
     expect(gm.locator("#tote-fight .tt-banner")).to_contain_text("waiting for Tahoma")
+    # The GM may answer for Ben (who might have stepped away): the same buttons, odds and dice box.
+    expect(gm.locator("#tote-act .tt-question.on-behalf")).to_contain_text("Answer for Tahoma")
+    gm_strike = gm.locator("#tote-act form.tt-option[aria-label='Defend: answer with a Strike']")
+    expect(gm_strike.locator(".odds")).to_contain_text("Miss")
+    expect(gm_strike.get_by_label("Dice")).to_be_visible()
     expect(ben_p.locator("#tote-me .tt-faces .tt-die.blocked")).to_have_text("5")
     ben_p.screenshot(path=str(artifacts / "tote-phone-answer.png"), full_page=True)
     # Tahoma answers with a Strike on his phone: the 5 is crossed out, 4 + Paragon 4 is a Critical.
     tap_option(ben_p, "Defend: answer with a Strike", "5 4 4")
     expect(screen.locator("#tote-last")).to_contain_text("Critical")
+    expect(gm.locator("#tote-act .tt-question")).to_have_count(0)  # Ben answered: the GM's buttons go
     expect(screen.locator("#tote-last .tt-die.blocked")).to_have_text("5")
     expect(screen.locator("#tote-last .paragon .tt-die")).to_have_text("4")
     # Every action resolved: round 2 begins, and the bars show what was spent.

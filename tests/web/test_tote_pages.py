@@ -10,7 +10,7 @@ import re
 import pytest
 
 from app.realtime import render
-from tests.api.test_tote import roll_initiative, sheets
+from tests.api.test_tote import fight_view, roll_initiative, sheets
 from tests.helpers import Table
 
 HX = {"HX-Request": "true", "Origin": "http://testserver"}
@@ -214,7 +214,9 @@ def test_the_phone_shows_its_options_with_odds_and_reasons_and_the_dice_crossed_
     screen = as_seat(client, table, table.gm.token).get(f"/c/{table.id}/table").text
     last = screen.split('id="tote-last"')[1].split("</section>")[0]
     assert re.search(r'class="tt-die blocked\s*"[^>]*>5<', last), last
-    assert 'class="paragon"' in last and "Critical" in last and "Injuries marked" in last
+    assert 'class="paragon"' in last and "Critical" in last and "6 damage" in last
+    # The Ogre's track is the GM's: the shared screen says it is wounded, not which circles.
+    assert "Ogre is wounded" in last and "Injuries marked" not in last and "Resolve" not in last
     assert 'class="engaged"' in screen  # engagement lines on the shared screen
 
 
@@ -230,3 +232,83 @@ def test_every_tote_block_is_one_live_element_with_a_stable_id(client, tote: Tab
     gm = as_seat(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
     ids = re.findall(r'id="(tote-[a-z]+)"', gm)
     assert len(ids) == len(set(ids)) and {"tote-fight", "tote-act", "tote-last"} <= set(ids)
+
+
+def declared_round(table: Table) -> None:
+    """Everyone at Melee; the Ogre attacks the Defending Tahoma, Aiyana attacks the Ogre."""
+    ann, ben = table.players["Ann"], table.players["Ben"]
+    for who in ("Aiyana", "Tahoma", "Ogre"):
+        table.ok(table.gm, "tote.place", participant=who, band="melee")
+    roll_initiative(table)
+    table.ok(table.gm, "tote.declare", participant="Ogre", action="attack", target="Tahoma")
+    table.ok(ben, "tote.declare", participant="Tahoma", action="defend")
+    table.ok(ann, "tote.declare", participant="Aiyana", action="attack", target="Ogre", weapon=0)
+
+
+def test_the_gm_console_answers_for_a_player_with_the_same_buttons_odds_and_dice_box(client, tote: Table):
+    table = started(tote)
+    ann, ben = table.players["Ann"], table.players["Ben"]
+    declared_round(table)
+    table.ok(ann, "tote.resolve", declaration=fight_view(table, table.gm)["resolving"], dice=[1, 1, 1])
+    table.ok(
+        table.gm,
+        "tote.resolve",
+        declaration=fight_view(table, table.gm)["resolving"],
+        dice=[6, 2, 1, 1, 1, 1],
+    )
+    gm = as_seat(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
+    now = gm.split('id="tote-act"')[1].split("</section>")[0]
+    assert "waiting for Tahoma to answer" in gm  # the banner
+    assert "Answer for Tahoma" in now and "Ben may answer on their phone too" in now
+    assert "Ogre attacks Tahoma: answer?" in now
+    strike = now.split('aria-label="Defend: answer with a Strike"')[1].split("</form>")[0]
+    assert "Miss" in strike and "%" in strike and 'name="dice"' in strike and "Paragon" in strike
+    assert 'aria-label="Let it go"' in now and "Waiting for" not in now
+    phone = as_seat(client, table, ben.token).get(f"/c/{table.id}/play").text
+    turn = phone.split('id="tote-turn"')[1].split("</section>")[0]
+    assert "Answer the attack" in turn and "Answer for" not in turn
+    mine = turn.split('aria-label="Defend: answer with a Strike"')[1].split("</form>")[0]
+    assert (
+        mine.split('class="odds"')[1].split("</span></span>")[0]
+        == strike.split('class="odds"')[1].split("</span></span>")[0]
+    )  # the same odds on both screens
+    # The GM answers through the console's form: the question closes on Ben's phone too.
+    prompt = next(p for p in table.view(ben)["prompts"] if p["kind"] == "tote.respond")
+    r = post(
+        as_seat(client, table, table.gm.token),
+        table,
+        {"type": "tote.answer", "prompt": prompt["id"], "choice": "pass"},
+    )
+    assert r.status_code == 200
+    assert table.view(ben)["prompts"] == [] and fight_view(table, table.gm)["round"] == 2
+    phone = as_seat(client, table, ben.token).get(f"/c/{table.id}/play").text
+    assert "Defend: answer with a Strike" not in phone
+
+
+def test_players_and_the_table_see_the_ogres_place_in_the_order_without_its_initiative(client, tote: Table):
+    table = started(tote)
+    roll_initiative(table)  # the Ogre: 0 successes + Rating 3
+    ann = table.players["Ann"]
+    phone = as_seat(client, table, ann.token).get(f"/c/{table.id}/play").text
+    client.cookies.clear()
+    screen = client.get(f"/c/{table.id}/watch/{table.spectator}", follow_redirects=True).text
+    gm = as_seat(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
+    ogre = fight_view(table, table.gm)["combatants"][2]["unit"]
+    for page in (phone, screen):
+        bar = page.split(f'data-unit="{ogre}"')[1].split("</li>")[0]
+        assert '<b class="value">?</b>' in bar and "aria-valuenow" not in bar and "kept by the GM" in bar
+        assert "Initiative kept by the GM" in page and 'class="badge secret"' in page
+        assert "The GM keeps the roll and the number." in page  # the last roll was the Ogre's
+    bar = gm.split(f'data-unit="{ogre}"')[1].split("</li>")[0]
+    assert '<b class="value">3</b>' in bar and 'aria-valuenow="3"' in bar
+
+
+def test_an_action_lost_to_a_fall_is_drawn_last_as_lost(client, tote: Table):
+    table = started(tote)
+    declared_round(table)
+    table.ok(table.gm, "tote.adjust", participant="Tahoma", injuries=6)  # Tahoma falls before his Defend
+    gm = as_seat(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
+    chips = gm.split("② Resolution")[1].split("</ol>")[0]
+    assert chips.rstrip().endswith("</li>")
+    last = chips.split('<li class="chip')[-1]
+    assert "Tahoma" in last and "Defend" in last and "lost (unconscious)" in last

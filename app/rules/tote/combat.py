@@ -168,6 +168,13 @@ def strike(
         "knocked_down": knocked,
         "down_round": f.round + 1 if knocked else None,
     }
+    if not show and isinstance(d, Enemy):
+        # An enemy's Resolve and track are the GM's: the table hears that it is hurt or wounded, and a
+        # GM-only event carries the exact numbers (and applies them).
+        data["harm"] = "wounded" if marks else "hurt" if absorbed else None
+        data["secret"] = enemy_resolve(state, defender, -absorbed, marks, marked, "attacked")
+        for key in ("absorbed", "marks", "marked"):
+            del data[key]
     prompt = response_prompt(state, attacker, defender, action, kind, out)
     if prompt:
         data["ask"] = prompt
@@ -181,6 +188,24 @@ def strike(
             "data": {"down_round": f.round + 1},
         }
     return data
+
+
+def enemy_resolve(
+    state: CampaignState, pid: str, change: int, marks: int, marked: list[str], why: str
+) -> dict[str, Any]:
+    """The GM-only `tote.enemy_resolve` event: an enemy's exact Resolve change and injuries marked."""
+    s = sheet(state, pid)
+    assert s is not None
+    return {
+        "participant": pid,
+        "name": name(state, pid),
+        "why": why,
+        "change": change,
+        "resolve": max(0, min(s.resolve_max, s.resolve + change)),
+        "resolve_max": s.resolve_max,
+        "marks": marks,
+        "marked": marked,
+    }
 
 
 def response_prompt(
@@ -260,13 +285,18 @@ def recover(state: CampaignState, d: Declaration, spend: int) -> Spec:
     s = sheet(state, d.actor)
     assert s is not None
     gained = max(0, min(2, s.resolve_max - s.resolve))
-    return "tote.recovered", {
+    data: dict[str, Any] = {
         "declaration": d.id,
         "actor": d.actor,
         "actor_name": name(state, d.actor),
         "spend": spend,
         "gained": gained,
     }
+    if not show_numbers(state, d.actor):
+        # How much an enemy regains tells its Resolve: the exact number is the GM's.
+        data["gained"] = None
+        data["secret"] = enemy_resolve(state, d.actor, gained, 0, [], "recovered")
+    return "tote.recovered", data
 
 
 def simple(state: CampaignState, d: Declaration, spend: int) -> Spec:

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, check_answer
-from app.rules.errors import Forbidden, InputError, RuleError
+from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.system import Command, CommandSpec, Ctx, NewEvent
 from app.rules.tote import combat, rolls
 from app.rules.tote.flow import Sim, advance, waiting_for
@@ -50,6 +50,9 @@ from app.rules.tote.sheets import (
 )
 
 Ref = Field(min_length=1, max_length=64)
+# Every TOTE question (a Defend answer, an Assault's return attack, a knock-down notice) may be answered
+# by the GM for a player who stepped away.
+GM_MAY_ANSWER = True
 
 
 class Join(Command):
@@ -95,7 +98,7 @@ class Answer(Command):
 def _participant(state: CampaignState, ref: str, ctx: Ctx) -> str:
     p = state.find_participant(ref)
     if p is None or (p.hidden and not ctx.actor.is_gm):
-        raise RuleError(f"There is no character '{ref}'.")
+        raise RuleError(f"There is no character {quoted(ref)}.")
     if not ctx.actor.controls(p.id):
         raise Forbidden(f"{p.name} is not your character.")
     return p.id
@@ -106,7 +109,7 @@ def _target(state: CampaignState, ref: str | None, ctx: Ctx) -> str | None:
         return None
     p = state.find_participant(ref)
     if p is None or (p.hidden and not ctx.actor.is_gm):
-        raise RuleError(f"There is no character '{ref}'.")
+        raise RuleError(f"There is no character {quoted(ref)}.")
     return p.id
 
 
@@ -180,19 +183,26 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
             rating = max(m.rating for m in members if isinstance(m, Enemy))
             test = rolls.enemy_test(ctx.roller, "Initiative", rating, frozenset(), 0, 8, st.double_six)
             base, basis = rating, "Rating"
+        who = ", ".join(name(state, m) for m in u.members)
         show = isinstance(first, Hero) or st.show_enemy_numbers
+        if not show:
+            # An enemy's Initiative, less the successes, is its Rating (and its dice count): the table
+            # hears that it rolled; the roll and the value are the GM's (TO-I-1, ruling).
+            sim.add("tote.initiative_secret", {"unit": u.id, "members": list(u.members), "name": who})
         sim.add(
             "tote.initiative_rolled",
             {
                 "unit": u.id,
                 "members": list(u.members),
-                "name": ", ".join(name(state, m) for m in u.members),
+                "name": who,
                 "test": test.as_dict(True),
                 "roll": test.as_roll(),
                 "basis": basis,
-                "base": base if show else None,
+                "base": base,
                 "value": test.successes + base,
+                "hidden": not show,
             },
+            "all" if show else "gm",
         )
     return _finish(sim)
 
@@ -290,8 +300,8 @@ def resolve(state: CampaignState, cmd: Resolve, ctx: Ctx) -> list[NewEvent]:
 
 def answer(state: CampaignState, cmd: Answer, ctx: Ctx) -> list[NewEvent]:
     # The GM runs the table: they may answer for anyone (a player who stepped away); players
-    # answer only their own characters' questions.
-    prompt = state.prompt(cmd.prompt) if ctx.actor.is_gm else check_answer(state, cmd.prompt, ctx.actor)
+    # answer only their own characters' questions. The GM console offers the same buttons (view.py).
+    prompt = check_answer(state, cmd.prompt, ctx.actor, gm_may_answer=GM_MAY_ANSWER)
     if prompt.answer != "tote.answer":
         raise RuleError("That question is not answered with tote.answer.")
     keys = [c.key for c in prompt.choices]

@@ -36,6 +36,13 @@ class Sim:
         self.events: list[NewEvent] = []
 
     def add(self, type_: str, data: dict[str, Any], audience: str = "all") -> None:
+        """Fold one event; an enemy's exact Resolve change (`secret`) follows it as a GM-only event."""
+        secret = data.pop("secret", None)
+        self._add(type_, data, audience)
+        if secret is not None:
+            self._add("tote.enemy_resolve", secret, "gm")
+
+    def _add(self, type_: str, data: dict[str, Any], audience: str) -> None:
         seq = self.state.seq + 1
         for key, suffix in (("ask", ""), ("notice", "-n")):
             if data.get(key) is not None:

@@ -33,10 +33,16 @@ def _attacked(e: Event) -> str:
     passed = [t for t in d.get("effects", ()) if t["passed"]]
     if d.get("effects"):
         parts.append(f"Effect tests {len(passed)}/{len(d['effects'])} passed")
-    if d["damage"]:
-        parts.append(f"{d['damage']} damage, {d['absorbed']} Resolve lost")
-    if d["marks"]:
-        parts.append(f"injuries marked: {', '.join(d['marked'])}")
+    if "absorbed" in d:
+        if d["damage"]:
+            parts.append(f"{d['damage']} damage, {d['absorbed']} Resolve lost")
+        if d["marks"]:
+            parts.append(f"injuries marked: {', '.join(d['marked'])}")
+    else:  # an enemy's Resolve and track are the GM's: the exact numbers are in tote.enemy_resolve
+        if d["damage"]:
+            parts.append(f"{d['damage']} damage")
+        if d.get("harm") and not d["out"]:
+            parts.append(f"{d['target_name']} is {d['harm']}")
     if d["knocked_down"]:
         parts.append("knocked down")
     if d["out"]:
@@ -51,6 +57,20 @@ def _moved(e: Event) -> str:
     if d["to"] is None:
         return f"{d['actor_name']} flees the battle."
     return f"{d['actor_name']} moves {d['direction']}: {BAND_NAMES[d['from']]} → {BAND_NAMES[d['to']]}."
+
+
+def _enemy_resolve(e: Event) -> str:
+    d = e.data
+    now = f"Resolve {d['resolve']}/{d['resolve_max']}"
+    if d["why"] == "recovered":
+        return f"{d['name']} recovers {d['change']} Resolve ({now})."
+    marks = f"; injuries marked: {', '.join(d['marked'])}" if d["marks"] else ""
+    return f"{d['name']}: {-d['change']} Resolve lost ({now}){marks}."
+
+
+def _recovered(e: Event) -> str:
+    gained = e.data["gained"]
+    return f"{e.data['actor_name']} recovers {'' if gained is None else f'{gained} '}Resolve."
 
 
 def _round_ended(e: Event) -> str:
@@ -87,7 +107,9 @@ DESCRIBERS = {
         + (f"; -{e.data['lost']} Initiative." if e.data["lost"] else ".")
     ),
     "tote.moved": _moved,
-    "tote.recovered": lambda e: f"{e.data['actor_name']} recovers {e.data['gained']} Resolve.",
+    "tote.recovered": _recovered,
+    "tote.enemy_resolve": _enemy_resolve,
+    "tote.initiative_secret": lambda e: f"{e.data['name']} rolls Initiative (the GM keeps the number).",
     "tote.defending": lambda e: f"{e.data['actor_name']} stands ready to defend.",
     "tote.disengaging": lambda e: f"{e.data['actor_name']} disengages (free next round).",
     "tote.action_lost": lambda e: (

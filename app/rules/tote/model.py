@@ -95,7 +95,9 @@ class Settings(BaseModel):
         default=True, description="A filled number on an enemy's track makes that face unusable too."
     )
     show_enemy_numbers: bool = Field(
-        default=False, description="Players see enemies' Block, Resist and Rating in the log."
+        default=False,
+        description="Players see enemies' Block, Resist and Rating in the log, their Initiative, and the "
+        "exact Resolve they lose or regain and the circles marked.",
     )
 
 

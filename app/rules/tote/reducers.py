@@ -315,7 +315,7 @@ def attacked(state: CampaignState, event: Event) -> CampaignState:
     state = _shown(_spent(state, d, event.seq), event)
     x = ext(state)
     target = next((s for s in (*x.heroes, *x.enemies) if s.id == d["target"]), None)
-    if target is not None and (d["absorbed"] or d["marks"]):
+    if target is not None and (d.get("absorbed") or d.get("marks")):
         state = _sheet_update(
             state,
             target.id,
@@ -362,8 +362,32 @@ def moved(state: CampaignState, event: Event) -> CampaignState:
 def recovered(state: CampaignState, event: Event) -> CampaignState:
     state = _spent(state, event.data, event.seq)
     pid = event.data["actor"]
+    if event.data.get("gained") is None:  # an enemy's: the GM-only tote.enemy_resolve carries it
+        return state
     s = next(s for s in (*ext(state).heroes, *ext(state).enemies) if s.id == pid)
     return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + event.data["gained"]))
+
+
+def enemy_resolve(state: CampaignState, event: Event) -> CampaignState:
+    """An enemy's exact Resolve change and injuries (GM-only); the GM's last roll shows them."""
+    d = event.data
+    s = next((s for s in ext(state).enemies if s.id == d["participant"]), None)
+    if s is not None:
+        state = _sheet_update(
+            state,
+            s.id,
+            resolve=max(0, min(s.resolve_max, s.resolve + d["change"])),
+            injuries=min(len(s.track), s.injuries + d["marks"]),
+        )
+    f = ext(state).fight
+    if f is not None and d["why"] == "attacked" and f.last and f.last.get("target") == d["participant"]:
+        gm = {"absorbed": -d["change"], "marks": d["marks"], "marked": d["marked"], "resolve": d["resolve"]}
+        state = _with_fight(state, f.model_copy(update={"last": {**f.last, "gm": gm}}))
+    return settle(state)
+
+
+def no_change(state: CampaignState, event: Event) -> CampaignState:
+    return state
 
 
 def defending(state: CampaignState, event: Event) -> CampaignState:
@@ -399,6 +423,8 @@ REDUCERS = {
     "tote.intimidated": intimidated,
     "tote.moved": moved,
     "tote.recovered": recovered,
+    "tote.enemy_resolve": enemy_resolve,
+    "tote.initiative_secret": no_change,
     "tote.defending": defending,
     "tote.disengaging": disengaging,
     "tote.action_lost": action_lost,

@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from app.rules.campaign.state import CampaignState, Participant, new_id
-from app.rules.errors import InputError, RuleError
+from app.rules.errors import InputError, RuleError, quoted
 from app.rules.system import Command, Ctx, NewEvent, audience_of, explain
 from app.rules.tote.flow import Sim, advance
 from app.rules.tote.model import ARMOUR, HERO_TRACK, Enemy, Hero, Weapon
@@ -31,7 +31,7 @@ def _check_track(track: tuple[str, ...] | None) -> tuple[str, ...] | None:
         raise ValueError("an injury track ends with its U circle")
     for label in labels[:-1]:
         if label not in ("1", "2", "3", "4", "5", "6", "N"):
-            raise ValueError(f"'{label}' is not a circle: use 1 to 6, N or a last U")
+            raise ValueError(f"{quoted(label)} is not a circle: use 1 to 6, N or a last U")
     return labels
 
 
@@ -168,7 +168,7 @@ def _hero(cmd: SetHero, pid: str) -> Hero:
     for piece in cmd.armour:
         known = next((a for a in ARMOUR if a.casefold() == piece.strip().casefold()), None)
         if known is None:
-            raise InputError(f"'{piece}' is not in the armour table: choose from {', '.join(ARMOUR)}.")
+            raise InputError(f"{quoted(piece)} is not in the armour table: choose from {', '.join(ARMOUR)}.")
         armour.append(known)
     encumbrance = sum(ARMOUR[a][1] for a in armour) if cmd.encumbrance is None else cmd.encumbrance
     return Hero.model_validate(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.campaign.state import CampaignState
-from app.rules.system import Band, Option, Viewer
+from app.rules.campaign.state import CampaignState, check_answer
+from app.rules.errors import RuleError
+from app.rules.system import Band, Option, Prompt, Viewer
 from app.rules.tote import odds
+from app.rules.tote.commands import GM_MAY_ANSWER
 from app.rules.tote.flow import waiting_for
 from app.rules.tote.model import ACTION_NAMES, ARMOUR, ATTACKS, BAND_NAMES, COSTS, Enemy, Fight, Hero
 from app.rules.tote.rules import (
@@ -77,24 +79,69 @@ def _sheet_view(state: CampaignState, s: Hero | Enemy, viewer: Viewer) -> dict[s
     return out
 
 
-def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any]:
-    shown = [c for c in f.combatants if _seen(state, c.id, viewer)]
-    top = max([u.value or 0 for u in f.units] + [u.start for u in f.units] + [1])
+def secret_initiative(state: CampaignState, f: Fight, unit_id: str, viewer: Viewer) -> bool:
+    """An enemy's Initiative less its successes is its Rating, which is the GM's (TO-I-1, ruling):
+    players and the shared screen see where it stands in the order, never its number."""
+    if viewer.is_gm or settings(state).show_enemy_numbers:
+        return False
+    return any(c.unit == unit_id and c.side == "enemy" for c in f.combatants)
+
+
+def _units_view(state: CampaignState, f: Fight, viewer: Viewer) -> list[dict[str, Any]]:
+    secret = {u.id for u in f.units if secret_initiative(state, f, u.id, viewer)}
+    # The bars' scale comes from the numbers this viewer may see (a hidden top value would show).
+    shown = [u for u in f.units if u.id not in secret]
+    top = max([u.value or 0 for u in shown] + [u.start for u in shown] + [1])
     units = []
     for u in sorted(f.units, key=lambda u: -(u.value or 0)):
         members = [m for m in u.members if _seen(state, m, viewer)]
-        if members:
-            units.append(
-                {
-                    "id": u.id,
-                    "name": ", ".join(name(state, m) for m in members),
-                    "members": members,
-                    "value": u.value,
-                    "start": u.start,
-                    "bar": round(100 * (u.value or 0) / top),
-                    "rolled": u.value is not None,
-                }
-            )
+        if not members:
+            continue
+        hidden = u.id in secret
+        units.append(
+            {
+                "id": u.id,
+                "name": ", ".join(name(state, m) for m in members),
+                "members": members,
+                "value": None if hidden else u.value,
+                "start": None if hidden else u.start,
+                "bar": None if hidden else round(100 * (u.value or 0) / top),
+                "start_bar": None if hidden else round(100 * u.start / top),
+                "rolled": u.value is not None,
+                "hidden": hidden,
+            }
+        )
+    return units
+
+
+def _questions(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
+    """The questions the TOTE screens draw (with their odds) that this viewer may answer now.
+
+    The GM may answer every one for a player who stepped away (`on_behalf`): the player keeps the
+    same buttons on their phone, and whoever answers first closes it.
+    """
+    out = []
+    for p in state.prompts:
+        if not p.drawn_by_system or not _may_answer(state, p, viewer):
+            continue
+        who = state.find_participant(p.to)
+        on_behalf = viewer.is_gm and who is not None and who.owner is not None
+        out.append(
+            {
+                "id": p.id,
+                "text": p.text,
+                "to": p.to,
+                "to_name": name(state, p.to),
+                "on_behalf": on_behalf,
+                "player": state.seat_name(who.owner) if on_behalf and who else None,
+            }
+        )
+    return out
+
+
+def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any]:
+    shown = [c for c in f.combatants if _seen(state, c.id, viewer)]
+    units = _units_view(state, f, viewer)
     combatants = []
     for c in shown:
         s = sheet(state, c.id)
@@ -107,7 +154,9 @@ def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any
             "status": out_reason(state, c.id) or "fighting",
             "knocked_down": c.down_round is not None and c.down_round >= f.round,
             "engaged_with": [e for e in engaged_with(f, c.id) if _seen(state, e, viewer)],
-            "initiative": unit(f, c.unit).value,
+            "initiative": None if secret_initiative(state, f, c.unit, viewer) else unit(f, c.unit).value,
+            "initiative_hidden": secret_initiative(state, f, c.unit, viewer)
+            and unit(f, c.unit).value is not None,
             "unit": c.unit,
             "mine": c.id in viewer.participants,
         }
@@ -133,14 +182,24 @@ def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any
     waiting = waiting_for(state)
     by_unit = {u.id: unit_key(state, f, u) for u in f.units}
     position = {d.id: i for i, d in enumerate(f.declarations)}
+
     # TO-I-2: what already happened, in the order it did, then what is still due, highest first.
-    finished = sorted((d for d in declarations if d["state"] != "pending"), key=lambda d: d["finished"] or 0)
-    due = sorted(
-        (d for d in declarations if d["state"] == "pending"),
-        key=lambda d: (by_unit.get(unit_of(f, d["actor"]).id, ()), -position[d["id"]]),
-        reverse=True,
+    # An action lost because its character fell or fled before its turn never came up: it has no
+    # moment in the order, so it is listed at the end, as lost (TO-J-2, ruling).
+    def highest_first(ds):
+        return sorted(
+            ds, key=lambda d: (by_unit.get(unit_of(f, d["actor"]).id, ()), -position[d["id"]]), reverse=True
+        )
+
+    finished = sorted(
+        (d for d in declarations if d["state"] != "pending" and d["finished"] is not None),
+        key=lambda d: d["finished"],
     )
-    resolution = finished + due
+    due = highest_first(d for d in declarations if d["state"] == "pending")
+    fell = highest_first(d for d in declarations if d["state"] != "pending" and d["finished"] is None)
+    for d in fell:
+        d["why"] = out_reason(state, d["actor"]) or "out of the fight"
+    resolution = finished + due + fell
     mine_now = {
         "declare": declarer is not None and declarer in viewer.participants,
         "resolve": nxt is not None and nxt.actor in viewer.participants and waiting is None,
@@ -171,6 +230,7 @@ def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any
             else None
         ),
         "my_turn": mine_now,
+        "questions": _questions(state, viewer) if viewer.role != "spectator" else [],
         "layout": layout(combatants),
         "last": _last(state, f, viewer),
     }
@@ -184,7 +244,12 @@ def _last(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any] | No
     named = [last.get("actor"), last.get("target"), *last.get("members", ())]
     if not all(_seen(state, pid, viewer) for pid in named if pid):
         return None
-    return last
+    if viewer.is_gm:
+        return {**last, **last.get("gm", {})}
+    if last["type"] == "initiative_rolled" and last.get("hidden"):
+        # The GM keeps an enemy's Initiative roll: its dice count and value give its Rating away.
+        return {"seq": last["seq"], "type": last["type"], "name": last["name"], "hidden": True}
+    return {k: v for k, v in last.items() if k != "gm"}
 
 
 # The Distance band, left to right: the heroes' Far and Close, Melee in the middle, the enemies' Close
@@ -402,12 +467,21 @@ def _resolve_option(state: CampaignState, f: Fight, viewer: Viewer) -> list[Opti
     ]
 
 
+def _may_answer(state: CampaignState, p: Prompt, viewer: Viewer) -> bool:
+    """Whether `tote.answer` would take this viewer's answer (the GM's for anyone: GM_MAY_ANSWER)."""
+    if not p.kind.startswith("tote.") or viewer.role == "spectator":
+        return False
+    try:
+        check_answer(state, p.id, viewer, gm_may_answer=GM_MAY_ANSWER)
+    except RuleError:
+        return False
+    return True
+
+
 def _answer_options(state: CampaignState, viewer: Viewer) -> list[Option]:
     out = []
     for p in state.prompts:
-        if not p.kind.startswith("tote.") or not (
-            p.to in viewer.participants or (viewer.is_gm and _gm_answers(state, p.to))
-        ):
+        if not _may_answer(state, p, viewer):
             continue
         for choice in p.choices:
             bands: tuple[Band, ...] = ()
@@ -429,11 +503,6 @@ def _answer_options(state: CampaignState, viewer: Viewer) -> list[Option]:
                 )
             )
     return out
-
-
-def _gm_answers(state: CampaignState, pid: str) -> bool:
-    p = state.find_participant(pid)
-    return p is None or p.owner is None
 
 
 def _initiative_options(state: CampaignState, f: Fight, viewer: Viewer) -> list[Option]:

@@ -162,6 +162,18 @@ class Table(InMemoryLog):
     def last(self, type_: str) -> Event:
         return next(e for e in reversed(self.events) if e.type == type_)
 
+    def hit(self) -> dict[str, Any]:
+        """The last attack as the GM knows it: for an enemy target, the exact Resolve lost and the
+        injuries marked come in the GM-only tote.enemy_resolve that follows the public tote.attacked."""
+        i = max(i for i, e in enumerate(self.events) if e.type == "tote.attacked")
+        data = dict(self.events[i].data)
+        after = self.events[i + 1] if i + 1 < len(self.events) else None
+        if after is not None and after.type == "tote.enemy_resolve":
+            assert after.audience == "gm" and "absorbed" not in data
+            secret = after.data
+            data.update(absorbed=-secret["change"], marks=secret["marks"], marked=secret["marked"])
+        return data
+
     def pending(self):
         return [d for d in self.fight.declarations if d.round == self.fight.round and d.state == "pending"]
 

@@ -105,7 +105,7 @@ def test_TO_AT_1_attack_costs_one_and_tests_strike_against_block(t: Table):
     t.declare("ann", "Aiyana", "recover")
     t.declare("ben", "Tahoma", "attack", "Goblin")
     t.resolve("ben", [5, 1, 1, 3])  # Strike: 5 + Paragon 3 = 8 vs Block 8
-    hit = t.last("tote.attacked").data
+    hit = t.hit()
     assert hit["how"] == "hit" and hit["damage"] == 3 and hit["test"]["target"] is None
     assert hit["absorbed"] == 3 and t.initiative("Tahoma") == 3
     assert t.sheet("Goblin").resolve == 3 + 2  # then the Goblin's Recover

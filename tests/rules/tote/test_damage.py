@@ -27,7 +27,7 @@ def strike(weapon: dict, faces: list[int], goblin: dict | None = None, **setting
 
 
 def hit(t: Table) -> dict:
-    return next(e for e in reversed(t.events) if e.type == "tote.attacked").data
+    return t.hit()
 
 
 # --- TO-H-1 / TO-H-2 ------------------------------------------------------------------------------

@@ -87,12 +87,16 @@ def check_state(t: Table) -> None:
     by_id = {d["id"]: d for d in fv["declarations"]}
     values = [value[unit_of_pid[by_id[i]["actor"]]] for i in due_order]
     assert values == sorted(values, reverse=True), "resolution drawn out of order"
-    assert fv["resolution_order"][: len(fv["declarations"]) - len(due)] == [
-        d["id"]
-        for d in sorted(
-            (d for d in fv["declarations"] if d["state"] != "pending"), key=lambda d: d["finished"] or 0
-        )
-    ]
+    # What happened, in the order it did; then what is due; then, as lost, the actions whose character
+    # fell or fled before their turn (they never had a moment in the order: TO-J-2, ruling).
+    happened = sorted(
+        (d for d in fv["declarations"] if d["finished"] is not None), key=lambda d: d["finished"]
+    )
+    fell = [d["id"] for d in fv["declarations"] if d["state"] != "pending" and d["finished"] is None]
+    assert fv["resolution_order"][: len(happened)] == [d["id"] for d in happened]
+    assert fv["resolution_order"][len(happened) : len(happened) + len(due)] == due_order
+    assert sorted(fv["resolution_order"][len(happened) + len(due) :]) == sorted(fell)
+    assert all(by_id[i]["state"] == "lost" and by_id[i]["why"] for i in fell)
 
 
 def check_order(t: Table, before, event) -> None:

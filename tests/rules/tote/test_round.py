@@ -26,8 +26,11 @@ def test_TO_I_1_an_enemy_starts_with_initiative_test_successes_plus_rating(t: Ta
     t.start()
     t.do("gm", "tote.roll_initiative", [5, 1, 3], participant="Goblin")  # 5 + 3 = 8: one success
     assert t.initiative("Goblin") == 4  # 1 + Rating 3
+    # The roll and the value give the Rating away: they are the GM's; the table hears that it rolled.
     rolled = t.last("tote.initiative_rolled")
-    assert rolled.data["base"] is None  # the Rating stays the GM's
+    assert rolled.audience == "gm" and rolled.data["base"] == 3 and rolled.data["hidden"]
+    told = t.last("tote.initiative_secret")
+    assert told.audience == "all" and set(told.data) == {"unit", "members", "name"}
 
 
 @pytest.mark.rule("TO-I-1")

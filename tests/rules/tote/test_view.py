@@ -50,7 +50,7 @@ def test_enemy_numbers_stay_out_of_public_events_unless_the_setting_shows_them()
         assert t.last("tote.enemy_set").audience == "gm"
         t.start()
         t.do("gm", "tote.roll_initiative", [1, 1, 1], participant="Goblin")
-        assert (t.last("tote.initiative_rolled").data["base"] is None) is not show
+        assert (t.last("tote.initiative_rolled").audience == "all") is show
         t.melee("Aiyana", "Tahoma", "Goblin")
         t.ready(Aiyana=3, Tahoma=4)
         t.declare("gm", "Goblin", "recover")
@@ -189,3 +189,182 @@ def test_every_rule_id_is_named_by_a_test():
     assert len(ids) == 31
     missing = [i for i in ids if f'"{i}"' not in text]
     assert not missing, missing
+
+
+# --- the GM answers for a player who stepped away -------------------------------------------------
+
+
+def defended(t: Table) -> None:
+    """The Goblin attacks Ben's Defending Tahoma and hits: Tahoma is asked to answer (TO-DF-1)."""
+    t.brawl(Tahoma=1, Aiyana=2, Goblin=4)
+    t.declare("ben", "Tahoma", "defend")
+    t.declare("ann", "Aiyana", "recover")
+    t.declare("gm", "Goblin", "attack", "Tahoma")
+    t.resolve("gm", [5, 4, 1])  # 5 + 4 = 9 vs Block 8: a hit
+
+
+def answers(t: Table, who: str) -> dict[str, object]:
+    return {o.id: o for o in t.options(who) if o.group == "answer"}
+
+
+@pytest.mark.rule("TO-DF-1")
+def test_the_gm_gets_the_players_answer_buttons_with_the_same_odds_and_the_player_keeps_them(t: Table):
+    defended(t)
+    (prompt,) = t.state.prompts
+    ben, gm = answers(t, "ben"), answers(t, "gm")
+    assert set(ben) == set(gm) == {f"answer-{prompt.id}-{k}" for k in ("strike", "grapple", "pass")}
+    for key, option in ben.items():
+        assert gm[key].odds == option.odds and gm[key].hint == option.hint and gm[key].rolls == option.rolls
+        assert gm[key].command == option.command and gm[key].participant == t.pid("Tahoma")
+    assert gm[f"answer-{prompt.id}-strike"].odds and gm[f"answer-{prompt.id}-strike"].rolls  # odds, dice box
+    assert answers(t, "ann") == {} and t.options("spec") == []
+    # The GM's console says whose answer it is; Ben's phone is his own question.
+    (mine,) = t.view("ben")["system"]["fight"]["questions"]
+    (theirs,) = t.view("gm")["system"]["fight"]["questions"]
+    assert mine == {**theirs, "on_behalf": False, "player": None}
+    assert theirs["on_behalf"] and theirs["to_name"] == "Tahoma" and theirs["player"] == "Ben"
+    assert theirs["text"] == prompt.text and t.view("ann")["system"]["fight"]["questions"] == []
+    assert t.view("spec")["system"]["fight"]["questions"] == []
+    # The GM answers for Ben: the Strike rolls Tahoma's dice, the round goes on, Ben's buttons go.
+    t.do("gm", "tote.answer", [1, 1, 1, 1], prompt=prompt.id, choice="strike")
+    assert t.last("tote.attacked").data["kind"] == "response" and t.state.prompts == ()
+    assert answers(t, "ben") == {} and answers(t, "gm") == {}
+
+
+@pytest.mark.rule("TO-AS-1")
+def test_the_gm_may_take_an_assault_return_for_a_players_hero():
+    t = Table()
+    t.hero("Tahoma", owner="ben")
+    t.enemy("Goblin")
+    t.brawl(Tahoma=1, Goblin=4)
+    t.declare("ben", "Tahoma", "attack", "Goblin")
+    t.declare("gm", "Goblin", "assault", "Tahoma")
+    t.resolve("gm", [5, 4, 1])  # a hit: Fangs slash for 2
+    gm = answers(t, "gm")
+    (prompt,) = t.state.prompts
+    assert f"answer-{prompt.id}-return" in gm and gm.keys() == answers(t, "ben").keys()
+    assert gm[f"answer-{prompt.id}-return"].odds == answers(t, "ben")[f"answer-{prompt.id}-return"].odds
+    t.do("gm", "tote.answer", [1, 1, 1, 1], prompt=prompt.id, choice="return")
+    assert t.last("tote.attacked").data["kind"] == "return"
+    tahoma = next(d for d in t.fight.declarations if d.actor == t.pid("Tahoma"))
+    assert tahoma.state == "returned"  # the return attack was Tahoma's action for the round
+
+
+# --- an action lost because its character fell ---------------------------------------------------
+
+
+@pytest.mark.rule("TO-J-2")
+def test_an_action_lost_because_its_character_fell_is_listed_last_as_lost(t: Table):
+    t.do("gm", "tote.adjust", participant="Tahoma", resolve=0, injuries=5)  # only the U is left
+    t.brawl(Tahoma=1, Aiyana=2, Goblin=4)
+    t.declare("ben", "Tahoma", "recover")
+    t.declare("ann", "Aiyana", "attack", "Goblin")
+    t.declare("gm", "Goblin", "attack", "Tahoma")
+    t.resolve("gm", [5, 4, 1])  # Tahoma falls before his Recover comes up
+    by_actor = {d.actor: d.id for d in t.fight.declarations}
+    fallen = by_actor[t.pid("Tahoma")]
+    for who in ("gm", "ann", "spec"):
+        f = t.view(who)["system"]["fight"]
+        assert f["resolution_order"] == [by_actor[t.pid("Goblin")], by_actor[t.pid("Aiyana")], fallen]
+        lost = next(d for d in f["declarations"] if d["id"] == fallen)
+        assert lost["state"] == "lost" and lost["finished"] is None and lost["why"] == "unconscious"
+    # Once Aiyana has acted the round ends; until then the lost Recover stays at the end.
+    t.resolve("ann", [1, 1, 1, 1])
+    assert t.fight.round == 2
+
+
+# --- enemy numbers: Initiative and Resolve --------------------------------------------------------
+
+
+def initiative_table(**settings) -> Table:
+    t = secret_table(**settings)
+    t.start()
+    t.do("ann", "tote.roll_initiative", [4, 2, 3], participant="Aiyana")  # fail: Hawk 2
+    t.do("ben", "tote.roll_initiative", [6, 2, 3], participant="Tahoma")  # a Bonus: 2 + Hawk 2 = 4
+    t.do("gm", "tote.roll_initiative", [6, 6, 1], participant="Goblin")  # 3 successes + Rating 3 = 6
+    return t
+
+
+@pytest.mark.rule("TO-I-1")
+def test_players_and_the_table_see_an_enemys_place_in_the_order_but_not_its_initiative():
+    t = initiative_table()
+    for who in ("ann", "spec"):
+        f = t.view(who)["system"]["fight"]
+        goblin, tahoma, aiyana = f["units"]  # highest first: the order is the table's
+        assert goblin["hidden"] and goblin["rolled"] and goblin["name"] == "Goblin"
+        assert goblin["value"] is goblin["start"] is goblin["bar"] is goblin["start_bar"] is None
+        # The heroes' bars are scaled on the heroes' values: the Goblin's 6 shows nowhere.
+        assert (tahoma["value"], tahoma["bar"], aiyana["bar"]) == (4, 100, 50)
+        token = next(c for c in f["combatants"] if c["name"] == "Goblin")
+        assert token["initiative"] is None and token["initiative_hidden"]
+        assert f["last"] == {
+            "seq": f["last"]["seq"],
+            "type": "initiative_rolled",
+            "name": "Goblin",
+            "hidden": True,
+        }
+        seen = t.game.visible(t.events, t.viewer(who))
+        assert "tote.initiative_rolled" not in [e.type for e in seen if e.data.get("name") == "Goblin"]
+        log = t.game.log_entries(t.state, t.events, t.viewer(who))
+        told = next(e for e in log if e["type"] == "tote.initiative_secret")
+        assert told["text"] == "Goblin rolls Initiative (the GM keeps the number)." and told["rolls"] == []
+    f = t.view("gm")["system"]["fight"]
+    goblin = f["units"][0]
+    assert (goblin["value"], goblin["hidden"], goblin["bar"]) == (6, False, 100)
+    assert f["last"]["value"] == 6 and f["last"]["base"] == 3 and f["last"]["test"]["faces"] == [6, 6, 1]
+    assert next(c for c in f["combatants"] if c["name"] == "Goblin")["initiative"] == 6
+    # A GM who shows enemy numbers shows these too.
+    shown = initiative_table(show_enemy_numbers=True)
+    assert shown.view("ann")["system"]["fight"]["units"][0]["value"] == 6
+    assert shown.last("tote.initiative_rolled").audience == "all"
+
+
+@pytest.mark.rule("TO-H-4")
+def test_an_enemys_exact_resolve_loss_is_the_gms_and_the_table_hears_it_is_hurt(t: Table):
+    t.brawl(Tahoma=4, Aiyana=3, Goblin=2)
+    t.declare("gm", "Goblin", "recover")
+    t.declare("ann", "Aiyana", "recover")
+    t.declare("ben", "Tahoma", "attack", "Goblin")
+    t.resolve("ben", [5, 1, 1, 3])  # a hit: the Axe's 3 damage; the Goblin then Recovers 2
+    attacked = t.last("tote.attacked")
+    assert attacked.audience == "all" and attacked.data["harm"] == "hurt" and attacked.data["damage"] == 3
+    assert not {"absorbed", "marks", "marked"} & set(attacked.data)
+    hurt, healed = [e for e in t.events if e.type == "tote.enemy_resolve"]
+    assert hurt.audience == healed.audience == "gm"
+    assert (hurt.data["change"], hurt.data["resolve"], healed.data["change"], healed.data["resolve"]) == (
+        -3,
+        3,
+        2,
+        5,
+    )
+    assert t.sheet("Goblin").resolve == 5 and t.last("tote.recovered").data["gained"] is None
+    texts = {
+        who: [e["text"] for e in t.game.log_entries(t.state, t.events, t.viewer(who))]
+        for who in ("ann", "gm")
+    }
+    public = "\n".join(texts["ann"])
+    assert "3 damage; Goblin is hurt;" in public and "Resolve lost" not in public
+    assert "Goblin recovers Resolve." in public and "Aiyana recovers 0 Resolve." in public
+    assert "Goblin: 3 Resolve lost (Resolve 3/6)." in texts["gm"]
+    assert "Goblin recovers 2 Resolve (Resolve 5/6)." in texts["gm"]
+    last = t.view("ann")["system"]["fight"]["last"]
+    assert last["harm"] == "hurt" and "gm" not in last and "absorbed" not in last
+    assert t.view("gm")["system"]["fight"]["last"]["absorbed"] == 3
+
+
+@pytest.mark.rule("TO-H-4")
+def test_a_heroes_resolve_loss_and_an_enemy_shown_by_the_setting_stay_public():
+    for show in (False, True):
+        t = Table(show_enemy_numbers=show)
+        t.hero("Tahoma", owner="ben")
+        t.enemy("Goblin")
+        t.brawl(Tahoma=1, Goblin=4)
+        t.declare("ben", "Tahoma", "attack", "Goblin")
+        t.declare("gm", "Goblin", "attack", "Tahoma")
+        t.resolve("gm", [5, 4, 1])  # the Goblin hits Tahoma: a hero's Resolve is the table's
+        assert t.last("tote.attacked").data["absorbed"] == 2
+        t.resolve("ben", [5, 1, 1, 3])  # Tahoma hits the Goblin
+        data = t.last("tote.attacked").data
+        assert ("absorbed" in data) is show and (
+            "tote.enemy_resolve" in [e.type for e in t.events]
+        ) is not show
