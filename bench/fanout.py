@@ -78,17 +78,22 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
     async def fire(room_id: str) -> int:
         return await send(room_id)
 
+    # Each room keeps its own fixed schedule; tables are not in step with each other, so room r's
+    # commands fall r/R of the way through each interval (all rooms at once would be a burst no real
+    # evening of separate tables produces). Sends never wait for the previous reply.
     start = time.monotonic()
-    tick = 0
     interval = 1.0 / rate
-    while time.monotonic() - start < duration:
-        due = start + tick * interval
+    schedule = sorted(
+        (start + (tick + r / len(rooms)) * interval, r)
+        for tick in range(int(duration * rate))
+        for r in range(len(rooms))
+    )
+    for due, r in schedule:
         delay = due - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        for room in rooms:  # on schedule: never wait for the previous reply
-            sent.append((room["id"], time.monotonic(), asyncio.create_task(fire(room["id"]))))
-        tick += 1
+        room_id = rooms[r]["id"]
+        sent.append((room_id, time.monotonic(), asyncio.create_task(fire(room_id))))
     await asyncio.gather(*(task for _, _, task in sent), return_exceptions=True)
     await asyncio.sleep(1.0)  # let the last pushes arrive
     stop.set()

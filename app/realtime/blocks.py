@@ -68,7 +68,7 @@ class Tracked(dict):
         return super().values()
 
 
-def _digest(value: Any) -> bytes:
+def digest(value: Any) -> bytes:
     # pickle walks a view several times faster than json; equal bytes can only come from equal values.
     try:
         data = pickle.dumps(value, protocol=5)
@@ -88,12 +88,12 @@ class Fingerprints:
 
     def of_view(self, key: str) -> bytes:
         if key not in self._view:
-            self._view[key] = _digest(self.view.get(key, "\0missing"))
+            self._view[key] = digest(self.view.get(key, "\0missing"))
         return self._view[key]
 
     def of_name(self, name: str) -> bytes:
         if name not in self._names:
-            self._names[name] = _digest(self.context.get(name, "\0missing"))
+            self._names[name] = digest(self.context.get(name, "\0missing"))
         return self._names[name]
 
     def of(self, keys: tuple[str, ...], names: tuple[str, ...]) -> bytes:

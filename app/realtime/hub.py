@@ -15,7 +15,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from anyio import to_thread
 from starlette.websockets import WebSocket
 
 from app.realtime import render
@@ -141,7 +140,7 @@ class Room:
         return min(seqs) if seqs else None
 
     async def _load(self, since: int | None) -> Snap:
-        snap = await to_thread.run_sync(self.hub.load, self.campaign_id, since, self.recent)
+        snap = await self.hub.db.run_read(self.hub.load, self.campaign_id, since, self.recent)
         self.recent = snap.recent
         return snap
 
@@ -229,7 +228,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
 
     def load(self, campaign_id: str, since: int | None, known: list[Event] | None = None) -> Snap:
-        """(In a worker thread.) The campaign now, its recent log, and events for JSON catch-up.
+        """The campaign now, its recent log, and events for JSON catch-up.
 
         `known` is the recent log the room already has: only what came after it is read.
         """

@@ -16,7 +16,7 @@ from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoe
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
-from app.realtime.blocks import BlockMemo, names_read
+from app.realtime.blocks import BlockMemo, digest, names_read
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import fraction_text
 from app.rules.game import Game
@@ -72,6 +72,23 @@ def _make_env() -> Environment:
 
 
 ENV = _make_env()
+LOG_LINES_KEPT = 4096
+_log_lines: dict[tuple[bytes, bool], Markup] = {}
+
+
+def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
+    """One line of the log as drawn. A line never changes once written (an undo is a new line and a
+    changed flag), so each is drawn once per process and a push draws only the new one."""
+    key = (digest(entry), show_by)
+    line = _log_lines.get(key)
+    if line is None:
+        if len(_log_lines) >= LOG_LINES_KEPT:
+            _log_lines.clear()
+        line = _log_lines[key] = Markup(ENV.globals["ui"].log_entry(entry, show_by))
+    return line
+
+
+ENV.globals["log_line"] = log_line  # before the macros below are loaded: they see the globals of then
 # The UI macros, importable from every block (blocks render alone, without the page's imports).
 ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
 
@@ -163,10 +180,9 @@ def warm(systems: list[str]) -> None:
 
 def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[str]:
     """Each line of the live log as the page draws it, newest first."""
-    entry = ENV.globals["ui"].log_entry
 
     def draw() -> list[str]:
-        return [str(entry(e)) for e in context["log"]]
+        return [str(log_line(e)) for e in context["log"]]
 
     return memo.lines(memo.prints(context), draw) if memo is not None else draw()
 

@@ -117,7 +117,7 @@ async def command(
     A repeated command_id returns the first result instead of acting twice.
     """
     result = await commands.run(fray, seat, payload)
-    return await to_thread.run_sync(reads.reply_for, fray, seat, result)
+    return await fray.db.run_read(reads.reply_for, fray, seat, result)
 
 
 @router.get("/campaigns/{campaign_id}/events")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from anyio import to_thread
 from fastapi import Depends, HTTPException, Request
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -67,7 +66,7 @@ def check_origin(request: Request, fray: Fray) -> None:
 
 async def optional_seat(request: Request, campaign_id: str, fray: FrayDep) -> SeatAuth | None:
     token, from_cookie = token_of(request, campaign_id)
-    seat = await to_thread.run_sync(seat_for, fray, campaign_id, token) if token else None
+    seat = await fray.db.run_read(seat_for, fray, campaign_id, token) if token else None
     if seat and from_cookie and request.method not in ("GET", "HEAD", "OPTIONS"):
         check_origin(request, fray)
     return seat

@@ -49,7 +49,7 @@ async def live(
 ) -> None:
     fray, hub = get_fray(ws), get_hub(ws)
     token, from_cookie = token_of(ws, campaign_id)
-    seat = await to_thread.run_sync(seat_for, fray, campaign_id, token) if token else None
+    seat = await fray.db.run_read(seat_for, fray, campaign_id, token) if token else None
     await ws.accept()
     if seat is None:
         # Accept, then close with a reason the page can show (a refused handshake only says 1006).
@@ -104,7 +104,7 @@ async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
         _error(conn, error.status, str(error))
         return
     if conn.fmt == "json":
-        reply = await to_thread.run_sync(reads.reply_for, fray, seat, result)
+        reply = await fray.db.run_read(reads.reply_for, fray, seat, result)
         conn.push(json.dumps({"reply": {"seq": reply["seq"], "events": reply["events"]}}))
 
 

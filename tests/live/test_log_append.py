@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.realtime.render import log_append, log_items
+from app.realtime.render import log_append, log_items, log_line
 
 
 def _lines(*seqs: int, undone: tuple[int, ...] = ()) -> list[str]:
@@ -28,3 +28,12 @@ def test_an_undone_line_or_a_log_with_nothing_new_sends_the_whole_block():
     assert log_append(_lines(3, 2, 1), _lines(3, 2, 1)) is None
     assert log_append([], _lines(1)) is None  # the empty placeholder must go: the whole block
     assert log_append(_lines(3, 2, 1), _lines(9, 8)) is None  # the page is too far behind to patch
+
+
+def test_a_log_line_is_drawn_once_and_drawn_anew_when_anything_in_it_changes():
+    entry = {"seq": 7, "text": "Ann rolled 9", "by": "Ann", "undone": False, "secret": False, "rolls": []}
+    first = log_line(entry)
+    assert log_line(dict(entry)) is first  # the same line, from the cache
+    struck = log_line({**entry, "undone": True})
+    assert "undone" in struck and "undone" not in first
+    assert 'class="by"' not in log_line(entry, show_by=False)
