@@ -63,6 +63,10 @@ class Conn:
             return state.viewer_for(self.preview, "player")
         return state.viewer_for(self.seat_id, self.role)
 
+    def who(self) -> tuple:
+        """What decides this socket's viewer: sockets that agree see the same thing."""
+        return ("table",) if self.page == "table" else (self.seat_id, self.role, self.preview)
+
     def key(self, state: CampaignState) -> tuple:
         return (self.page, self.fmt, self.viewer(state).key)
 
@@ -146,26 +150,30 @@ class Room:
 
     def _broadcast(self, snap: Snap) -> None:
         state = snap.state
+        seats = {seat.id: seat for seat in state.seats}  # one pass, not a search per socket
+        viewers: dict[tuple, Viewer] = {}  # a table of 200 sockets has a handful of distinct viewers
         html: dict[tuple, list[Conn]] = defaultdict(list)
         data: dict[tuple, list[Conn]] = defaultdict(list)
         for conn in list(self.conns):
-            seat = state.seat(conn.seat_id)
+            seat = seats.get(conn.seat_id)
             if seat is None or seat.revoked:
                 conn.close(4403, "This seat was removed from the table.")
                 continue
             if conn.seq >= state.seq:
                 continue
-            key = conn.key(state)
+            who = conn.who()
+            if who not in viewers:
+                viewers[who] = conn.viewer(state)
+            key = (conn.page, conn.fmt, viewers[who].key)
             (html[key] if conn.fmt == "html" else data[(key, conn.seq)]).append(conn)
         for key, conns in html.items():
-            self._send_html(snap, key, conns)
+            self._send_html(snap, key, conns, viewers[conns[0].who()])
         for (_key, since), conns in data.items():
-            self._send_json(snap, conns[0].viewer(state), since, conns)
+            self._send_json(snap, viewers[conns[0].who()], since, conns)
         self.seq = state.seq
 
-    def _send_html(self, snap: Snap, key: tuple, conns: list[Conn]) -> None:
+    def _send_html(self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer) -> None:
         state = snap.state
-        viewer = conns[0].viewer(state)
         page = key[0]
         context = render.page_context(snap.game, state, viewer, snap.recent, page)
         blocks = render.render_live(page, context, self.memo)
