@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from bench import commands, fanout, first_load, idle_sockets
+from bench import commands, fanout, first_load, idle_sockets, triptycho_geometry
 
 
 def main(quick: bool) -> dict:
@@ -15,6 +15,7 @@ def main(quick: bool) -> dict:
     persisted = commands.main(500 if quick else 5000)[0]
     idle = idle_sockets.main(500 if quick else 5000)
     load = first_load.main()
+    triptycho_geometry.main()
     summary = {
         "ratio_p99": eight["ratio_p99"],
         "p99_ms_8x8": eight["p99_ms"],

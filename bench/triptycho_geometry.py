@@ -8,7 +8,6 @@ the map's index and its caches are cold; `index_ms` is building that index, the 
 
 from __future__ import annotations
 
-import json
 import random
 import statistics
 import time
@@ -17,6 +16,7 @@ from app.rules.triptycho import sight
 from app.rules.triptycho.board import BattleMap, Border, grid_map, index
 from app.rules.triptycho.movement import Mover, reachable
 from app.rules.triptycho.state import Entity, Settings, TriptychoState
+from bench.common import emit
 
 COLUMNS, ROWS, TRIALS = 20, 10, 15
 
@@ -56,7 +56,7 @@ def visible(m: BattleMap, walker: Entity, origin: str) -> list[str]:
     return [s.id for s in m.sections if sight.sees_into(m, walker, origin, s.id)]
 
 
-def main() -> None:
+def main() -> dict:
     base = generated_map()
     assert len(base.sections) == COLUMNS * ROWS
     origin, far = "c0r0", f"c{COLUMNS - 1}r{ROWS - 1}"
@@ -81,16 +81,17 @@ def main() -> None:
         t, seen = ms(visible, m, walker, origin)
         times["visibility_ms"].append(t)
         sizes = {"distance": dist, "reachable": len(ways), "visible": len(seen)}  # type: ignore[arg-type]
-    out = {
-        "bench": "triptycho_geometry",
-        "sections": len(base.sections),
-        "borders": len(base.borders),
-        "trials": TRIALS,
-        **{k: round(statistics.median(v), 3) for k, v in times.items()},
-        **{f"max_{k}": round(max(v), 3) for k, v in times.items()},
-        **sizes,
-    }
-    print(json.dumps(out))
+    return emit(
+        "triptycho_geometry",
+        **{
+            "sections": len(base.sections),
+            "borders": len(base.borders),
+            "trials": TRIALS,
+            **{k: round(statistics.median(v), 3) for k, v in times.items()},
+            **{f"max_{k}": round(max(v), 3) for k, v in times.items()},
+            **sizes,
+        },
+    )
 
 
 if __name__ == "__main__":
