@@ -24,7 +24,11 @@ MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and
 
 
 class Tracked(dict):
-    """A view that notes which of its keys a template read; iterating it counts as reading them all."""
+    """A view that notes which of its keys a template read; iterating it counts as reading them all.
+
+    C code that walks a dict directly (json.dumps of the whole view) is not seen: templates read the view
+    through its keys (docs/systems.md).
+    """
 
     __slots__ = ("_fray_read",)
 
