@@ -12,7 +12,7 @@ import asyncio
 import json
 import logging
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -106,6 +106,7 @@ class Snap:
     recent: list[Event]
     events: list[Event]  # after the oldest JSON socket's seq, for catch-up
     since: int
+    described: dict = field(default_factory=dict)  # each event's log line, worded once for every view
 
 
 class Room:
@@ -175,7 +176,7 @@ class Room:
     def _send_html(self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer) -> None:
         state = snap.state
         page = key[0]
-        context = render.page_context(snap.game, state, viewer, snap.recent, page)
+        context = render.page_context(snap.game, state, viewer, snap.recent, page, snap.described)
         blocks = render.render_live(page, context, self.memo)
         lines = render.log_items(context, self.memo)
         old, old_lines = self.rendered.get(key), self.logs.get(key, [])

@@ -205,12 +205,21 @@ def log_append(old: list[str], new: list[str]) -> str | None:
 
 
 def page_context(
-    game: Game, state: CampaignState, viewer: Viewer, recent: list[Event], page: str, **extra: Any
+    game: Game,
+    state: CampaignState,
+    viewer: Viewer,
+    recent: list[Event],
+    page: str,
+    described: dict[int, Any] | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
-    """What every page template gets: the viewer's view and log, never the state itself."""
+    """What every page template gets: the viewer's view and log, never the state itself.
+
+    `described` is shared by the views of one push, so each event's log line is worded once.
+    """
     return {
         "v": game.view(state, viewer),
-        "log": game.log_entries(state, recent, viewer),
+        "log": game.log_entries(state, recent, viewer, described),
         "page": page,
         "system": game.key,
         "seq": state.seq,

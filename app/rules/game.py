@@ -205,23 +205,35 @@ class Game:
         return [e for e in events if can_see(e.audience, viewer)]
 
     def log_entries(
-        self, state: CampaignState, events: Iterable[Event], viewer: Viewer
+        self,
+        state: CampaignState,
+        events: Iterable[Event],
+        viewer: Viewer,
+        described: dict[int, tuple[str, list[dict[str, Any]]]] | None = None,
     ) -> list[dict[str, Any]]:
-        """The dice log as this viewer sees it: newest first, undone entries kept and marked."""
+        """The dice log as this viewer sees it: newest first, undone entries kept and marked.
+
+        `described` keeps each event's line and dice for the other viewers of the same events (a push
+        builds every view's log from one list of events).
+        """
         events = self.visible(events, viewer)
         undone = {seq for e in events if e.type == "campaign.undone" for seq in e.data["seqs"]}
+        described = {} if described is None else described
         entries = []
         for e in reversed(events):
+            if e.seq not in described:
+                described[e.seq] = (self.describe(e), _rolls_of(e.data))
+            text, rolls = described[e.seq]
             entries.append(
                 {
                     "seq": e.seq,
                     "type": e.type,
-                    "text": self.describe(e),
+                    "text": text,
                     "by": state.seat_name(e.actor) if e.actor else None,
                     "at": e.at,
                     "undone": e.seq in undone,
                     "secret": e.audience != "all",
-                    "rolls": _rolls_of(e.data),
+                    "rolls": rolls,
                 }
             )
         return entries

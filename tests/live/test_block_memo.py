@@ -40,8 +40,10 @@ def _check_every_view(fray, key, campaign_id, memo):
     with fray.db.read() as session:
         state = fray.states.current(session, game, campaign_id)
         recent = log.recent(session, campaign_id, 40)
+    described: dict = {}  # one push: every view's log worded from the same events
     for page, viewer in _views(state):
-        context = render.page_context(game, state, viewer, recent, page)
+        context = render.page_context(game, state, viewer, recent, page, described)
+        assert context["log"] == render.page_context(game, state, viewer, recent, page)["log"]
         assert render.render_live(page, context, memo) == render.render_live(page, context)
         assert render.log_items(context, memo) == render.log_items(context)
 
