@@ -119,6 +119,11 @@ class Room:
         self.logs: dict[tuple, list[str]] = {}  # each view's log lines as last sent, for appends
         self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
         self.memo = render.BlockMemo()  # each distinct block rendered once, whichever views share it
+        # The newest seq the broker announced: a push comes from memory when this process's cache has
+        # reached it. After a broker outage (or before the first read) the cache may lag other
+        # processes' writes, so the next push reads the database.
+        self.announced = 0
+        self.read_database = True
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
@@ -134,7 +139,9 @@ class Room:
             self.wake.clear()
             try:
                 async with self.lock:
-                    snap = await self._load(self._json_since())
+                    announced = None if self.read_database else self.announced
+                    self.read_database = False
+                    snap = await self._load(self._json_since(), announced)
                     if snap.state.seq > self.seq:
                         self._broadcast(snap)
             except Exception:
@@ -144,8 +151,10 @@ class Room:
         seqs = [c.seq for c in self.conns if c.fmt == "json"]
         return min(seqs) if seqs else None
 
-    async def _load(self, since: int | None) -> Snap:
-        snap = await self.hub.db.run_read(self.hub.load, self.campaign_id, since, self.recent)
+    async def _load(self, since: int | None, announced: int | None = None) -> Snap:
+        snap = self.hub.from_memory(self.campaign_id, since, self.recent, announced)
+        if snap is None:
+            snap = await self.hub.db.run_read(self.hub.load, self.campaign_id, since, self.recent)
         self.recent = snap.recent
         return snap
 
@@ -236,6 +245,22 @@ class Hub:
         self.log_page = log_page
         self.rooms: dict[str, Room] = {}
 
+    def from_memory(
+        self, campaign_id: str, since: int | None, known: list[Event], announced: int | None
+    ) -> Snap | None:
+        """The push from this process's memory when it holds everything up to the announced seq: the
+        command that made it ran here (or its events were folded here). None: read the database."""
+        state = self.states.get(campaign_id)
+        if announced is None or state is None or state.seq < announced or not known:
+            return None
+        last = known[-1].seq
+        fresh = self.states.tail_after(campaign_id, last if since is None else min(since, last), state.seq)
+        if fresh is None:
+            return None
+        recent = [*known, *(e for e in fresh if e.seq > last)][-self.log_page :]
+        events = [] if since is None else [e for e in fresh if e.seq > since]
+        return Snap(state, registry.game(state.system), recent, events, since or 0)
+
     def load(self, campaign_id: str, since: int | None, known: list[Event] | None = None) -> Snap:
         """The campaign now, its recent log, and events for JSON catch-up.
 
@@ -285,11 +310,15 @@ class Hub:
     async def notify(self, campaign_id: str, seq: int) -> None:
         room = self.rooms.get(campaign_id)
         if room is not None and (seq < 0 or seq > room.seq):
+            if seq < 0:
+                room.read_database = True
+            room.announced = max(room.announced, seq)
             room.poke()
 
     async def resync(self) -> None:
         """After a broker outage: every room looks in the database for what it missed."""
         for room in list(self.rooms.values()):
+            room.read_database = True
             room.poke()
 
     async def close(self) -> None:

@@ -90,7 +90,8 @@ def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command:
         if isinstance(roller, ManualRoller):
             roller.finish()
         events, new_state = append(fray, session, game, state, new_events, seat.seat_id, command.command_id)
-    fray.states.put(new_state)
+    fray.states.put(new_state)  # committed: this process's sockets are pushed from memory
+    fray.states.remember(cid, events)
     return CommandResult(new_state.seq, events, new_state, game)
 
 

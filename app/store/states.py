@@ -14,10 +14,12 @@ from sqlalchemy.orm import Session
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import RuleError
 from app.rules.game import Game
+from app.rules.system import Event
 from app.store import log, snapshots
 
 # Bump when a state model changes shape: older snapshots are then ignored and the log re-folded.
 STATE_VERSION = "1"
+TAIL = 200  # committed events kept in memory per campaign, so a push needs no read
 
 
 class CampaignMissing(RuleError):
@@ -28,7 +30,26 @@ class StateCache:
     def __init__(self, snapshot_every: int = 100):
         self.snapshot_every = snapshot_every
         self._states: dict[str, CampaignState] = {}
+        self._tails: dict[str, list[Event]] = {}
         self._lock = threading.Lock()
+
+    def remember(self, campaign_id: str, events: list[Event]) -> None:
+        """Committed events, in seq order, for tail_after. A gap (another process wrote between, or two
+        threads finished out of order) starts the tail again: it only ever holds an unbroken run."""
+        if not events:
+            return
+        with self._lock:
+            tail = self._tails.get(campaign_id, [])
+            if tail and events[0].seq != tail[-1].seq + 1:
+                tail = []
+            self._tails[campaign_id] = [*tail, *events][-TAIL:]
+
+    def tail_after(self, campaign_id: str, seq: int, upto: int) -> list[Event] | None:
+        """Every event in (seq, upto] if this process holds them all, else None (read the log)."""
+        tail = self._tails.get(campaign_id)
+        if not tail or tail[0].seq > seq + 1 or tail[-1].seq < upto:
+            return None
+        return [e for e in tail if seq < e.seq <= upto]
 
     def get(self, campaign_id: str) -> CampaignState | None:
         return self._states.get(campaign_id)
@@ -50,6 +71,7 @@ class StateCache:
             if not any(e.type == "campaign.undone" for e in newer):
                 state = game.replay(cached, newer)
                 self.put(state)
+                self.remember(campaign_id, newer)
                 return state
         state = self.rebuild(session, game, campaign_id)
         self.put(state)

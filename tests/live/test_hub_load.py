@@ -52,3 +52,36 @@ def test_a_room_far_behind_reads_the_page_afresh(settings, table, monkeypatch):
     _roll(table, 8)
     snap = hub.load(table.id, None, known)
     assert [e.seq for e in snap.recent] == list(range(snap.state.seq - 2, snap.state.seq + 1))
+
+
+def test_a_push_for_a_command_this_process_ran_needs_no_database_read(settings, table, monkeypatch):
+    hub = _hub(settings)
+    _roll(table, 2)
+    room_log = hub.load(table.id, None, []).recent
+    # The app's commands ran in the test client's process, with its own cache: share it with the hub.
+    fray = table.http.app.state.fray
+    hub.states = fray.states
+    _roll(table, 1)
+    seq = fray.states.get(table.id).seq
+
+    def no_reads(*args, **kwargs):
+        raise AssertionError("read the database")
+
+    monkeypatch.setattr(hub_module.log, "after", no_reads)
+    monkeypatch.setattr(hub_module.log, "recent", no_reads)
+    snap = hub.from_memory(table.id, seq - 1, room_log, announced=seq)
+    assert snap is not None and snap.state.seq == seq
+    assert [e.seq for e in snap.events] == [seq]
+    assert snap.recent[-1].seq == seq and snap.recent[:-1] == room_log[-4:]
+
+
+def test_memory_is_not_trusted_past_what_it_holds(settings, table):
+    hub = _hub(settings)
+    fray = table.http.app.state.fray
+    hub.states = fray.states
+    _roll(table, 1)
+    known = hub.load(table.id, None, []).recent
+    seq = fray.states.get(table.id).seq
+    assert hub.from_memory(table.id, None, known, announced=seq + 1) is None  # another process is ahead
+    assert hub.from_memory(table.id, None, known, announced=None) is None  # after a broker outage
+    assert hub.from_memory(table.id, 0, known, announced=seq) is None  # a socket further back than the tail
