@@ -10,9 +10,10 @@ from app.rules.tote.commands import COMMANDS
 from app.rules.tote.demo import DEMO
 from app.rules.tote.log import DESCRIBERS
 from app.rules.tote.model import Settings, ToteState, initial_ext
+from app.rules.tote.options import options
 from app.rules.tote.reducers import REDUCERS
 from app.rules.tote.setup import parse_setup
-from app.rules.tote.view import options, view
+from app.rules.tote.view import view
 
 SYSTEM = SystemPart(
     key="tote",
