@@ -165,6 +165,22 @@ class CommandSpec:
     rolls: bool = False  # may take `dice` in a manual-dice campaign
 
 
+def command_table(rows: list[tuple[type[Command], Decide, str, bool, bool]]) -> dict[str, CommandSpec]:
+    """A system's COMMANDS from rows of (model, decide, summary, gm_only, rolls), keyed by type."""
+    specs = (
+        CommandSpec(
+            type=model.model_fields["type"].default,
+            model=model,
+            decide=decide,
+            summary=summary,
+            gm_only=gm_only,
+            rolls=rolls,
+        )
+        for model, decide, summary, gm_only, rolls in rows
+    )
+    return {spec.type: spec for spec in specs}
+
+
 class Band(Frozen):
     """One outcome band of a roll and its exact chance."""
 

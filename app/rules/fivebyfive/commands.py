@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.rules.fivebyfive import combat, hits, importer, sheets
-from app.rules.system import CommandSpec
+from app.rules.system import command_table
 
 # (model, decide, summary, gm_only, rolls)
 _TABLE = [
@@ -25,14 +25,4 @@ _TABLE = [
     (hits.VictoryRush, hits.victory_rush, "Take the Victory Rush", False, False),
 ]
 
-COMMANDS = {
-    model.model_fields["type"].default: CommandSpec(
-        type=model.model_fields["type"].default,
-        model=model,
-        decide=decide,
-        summary=summary,
-        gm_only=gm_only,
-        rolls=rolls,
-    )
-    for model, decide, summary, gm_only, rolls in _TABLE
-}
+COMMANDS = command_table(_TABLE)

@@ -17,7 +17,7 @@ from app.rules.campaign.state import (
     new_id,
 )
 from app.rules.errors import Forbidden, RuleError, quoted
-from app.rules.system import Command, CommandSpec, Ctx, NewEvent, Viewer, audience_of
+from app.rules.system import Command, Ctx, NewEvent, Viewer, audience_of, command_table
 
 Label = Field(default="", max_length=60)
 Name = Field(min_length=1, max_length=40)
@@ -574,16 +574,6 @@ _TABLE = [
     (ClearInitiative, clear_initiative, "Clear the initiative order", True, False),
 ]
 
-COMMANDS = {
-    model.model_fields["type"].default: CommandSpec(
-        type=model.model_fields["type"].default,
-        model=model,
-        decide=decide,
-        summary=summary,
-        gm_only=gm_only,
-        rolls=rolls,
-    )
-    for model, decide, summary, gm_only, rolls in _TABLE
-}
+COMMANDS = command_table(_TABLE)
 
 __all__ = ["COMMANDS", "acting_participant", "audience_of", "may_change_pool", "may_change_track"]

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, check_answer
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
-from app.rules.system import Command, CommandSpec, Ctx, NewEvent
+from app.rules.system import Command, Ctx, NewEvent, command_table
 from app.rules.tote import combat, rolls
 from app.rules.tote.flow import Sim, advance, waiting_for
 from app.rules.tote.model import (
@@ -331,16 +331,6 @@ _TABLE = [
     (Answer, answer, "Answer a question", False, True),
 ]
 
-COMMANDS = {
-    model.model_fields["type"].default: CommandSpec(
-        type=model.model_fields["type"].default,
-        model=model,
-        decide=decide,
-        summary=summary,
-        gm_only=gm_only,
-        rolls=rolls_,
-    )
-    for model, decide, summary, gm_only, rolls_ in _TABLE
-}
+COMMANDS = command_table(_TABLE)
 
 __all__ = ["COMMANDS"]

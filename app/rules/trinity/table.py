@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import InputError, RuleError
-from app.rules.system import CommandSpec, explain
+from app.rules.system import command_table, explain
 from app.rules.trinity import care, gm, setup
 from app.rules.trinity import commands as mv
 from app.rules.trinity.state import RangeBand, ext
@@ -48,17 +48,7 @@ _TABLE = [
     (setup.Import, setup.import_sheets, "Import characters and opponents from JSON", True, False),
 ]
 
-COMMANDS = {
-    model.model_fields["type"].default: CommandSpec(
-        type=model.model_fields["type"].default,
-        model=model,
-        decide=decide,
-        summary=summary,
-        gm_only=gm_only,
-        rolls=rolls,
-    )
-    for model, decide, summary, gm_only, rolls in _TABLE
-}
+COMMANDS = command_table(_TABLE)
 
 
 class _BandIn(BaseModel):

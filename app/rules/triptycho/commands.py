@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.rules.system import CommandSpec
+from app.rules.system import command_table
 from app.rules.triptycho import cmd_combat, cmd_maps, cmd_setup, cmd_turn
 
 # (model, decide, summary, gm_only, rolls)
@@ -44,14 +44,4 @@ _TABLE = [
     (cmd_combat.Intercept, cmd_combat.intercept, "Intercept an attack", False, True),
 ]
 
-COMMANDS = {
-    model.model_fields["type"].default: CommandSpec(
-        type=model.model_fields["type"].default,
-        model=model,
-        decide=decide,
-        summary=summary,
-        gm_only=gm_only,
-        rolls=rolls,
-    )
-    for model, decide, summary, gm_only, rolls in _TABLE
-}
+COMMANDS = command_table(_TABLE)
