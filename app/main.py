@@ -17,7 +17,7 @@ from app.services.context import Fray
 from app.settings import Settings, get_settings
 from app.store.db import Database
 from app.store.states import StateCache
-from app.web import api, errors, live, pages
+from app.web import api, errors, live, maps, pages
 from app.web.limits import BodyLimit, StaticCache
 
 
@@ -44,10 +44,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.fray, app.state.hub = fray, hub
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=500)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, upload_bytes=settings.max_upload_bytes)
     app.add_middleware(StaticCache)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
+    app.include_router(maps.router)
     app.include_router(live.router)
     app.include_router(pages.router)
     app.add_api_route("/healthz", lambda: {"status": "ok"}, methods=["GET"], tags=["health"])

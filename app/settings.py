@@ -23,6 +23,9 @@ class Settings(BaseSettings):
     max_body_bytes: int = Field(default=64 * 1024, ge=1024)
     max_ws_message_bytes: int = Field(default=16 * 1024, ge=256)
     log_page: int = Field(default=40, ge=5, le=500)  # log entries a page shows
+    # Map images: an upload's bytes, and its pixels a side (a GM's dungeon map is far smaller).
+    max_upload_bytes: int = Field(default=20 * 1024 * 1024, ge=64 * 1024)
+    max_image_side: int = Field(default=8192, ge=256, le=30000)
 
 
 @cache

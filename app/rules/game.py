@@ -13,6 +13,8 @@ from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
 from app.rules.errors import Forbidden, InputError
 from app.rules.generic import SYSTEM as GENERIC
+from app.rules.map import view as map_view
+from app.rules.map.part import PART as MAP
 from app.rules.system import (
     Command,
     CommandSpec,
@@ -31,7 +33,13 @@ from app.rules.system import (
 
 # Identity and bookkeeping events that "undo the last action" steps over.
 NOT_UNDOABLE = frozenset(
-    {"campaign.created", "campaign.seat_joined", "campaign.seat_revoked", "campaign.undone"}
+    {
+        "campaign.created",
+        "campaign.seat_joined",
+        "campaign.seat_revoked",
+        "campaign.undone",
+        "map.asset_added",
+    }
 )
 UNDO_DEPTH = 50
 
@@ -57,7 +65,9 @@ class Game:
             reducers=campaign_reducers.REDUCERS,
             describers=campaign_view.DESCRIBERS,
         )
-        self.parts: tuple[SystemPart, ...] = (core, GENERIC) if system is GENERIC else (core, GENERIC, system)
+        self.parts: tuple[SystemPart, ...] = (
+            (core, MAP, GENERIC) if system is GENERIC else (core, MAP, GENERIC, system)
+        )
         self.commands: dict[str, CommandSpec] = {}
         self.reducers: dict[str, tuple[Reducer, ...]] = {}
         self.describers: dict[str, Any] = {}
@@ -189,10 +199,14 @@ class Game:
         )
         return state.model_copy(update={"participants": masked})
 
-    def view(self, state: CampaignState, viewer: Viewer) -> dict[str, Any]:
-        """Everything this viewer may see, and nothing else: templates and JSON replies read only this."""
+    def view(self, state: CampaignState, viewer: Viewer, scene: str | None = None) -> dict[str, Any]:
+        """Everything this viewer may see, and nothing else: templates and JSON replies read only this.
+
+        `scene` is the map scene a GM is looking at (players always see the one shown to them).
+        """
         seen = self.as_seen_by(state, viewer)
         out = campaign_view.view(seen, viewer)
+        out["map"] = map_view.view(seen, seen, viewer, scene)
         out["campaign"]["system_title"] = self.system.title
         out["campaign"]["owns_initiative"] = self.system.owns_initiative
         out.update(GENERIC.view(seen, viewer) if GENERIC.view else {})

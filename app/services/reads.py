@@ -42,9 +42,9 @@ def viewer_of(
     return state.viewer_for(seat.seat_id, seat.role)
 
 
-def view_for(fray: Fray, seat: SeatAuth) -> dict[str, Any]:
+def view_for(fray: Fray, seat: SeatAuth, scene: str | None = None) -> dict[str, Any]:
     game, state = current(fray, seat)
-    return game.view(state, viewer_of(state, seat))
+    return game.view(state, viewer_of(state, seat), scene)
 
 
 def reply_for(fray: Fray, seat: SeatAuth, result: CommandResult) -> dict[str, Any]:

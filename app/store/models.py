@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -89,3 +89,20 @@ class EncounterRow(SQLModel, table=True):
     status: str = Field(max_length=16)
     started_seq: int | None = None
     ended_seq: int | None = None
+
+
+class AssetBlob(SQLModel, table=True):
+    """An uploaded image, re-encoded, kept in the database by its content hash so every process serves it.
+
+    Which campaign may use it is in that campaign's log (`map.asset_added`); the blob itself is shared.
+    """
+
+    __tablename__ = "asset"
+
+    id: str = Field(primary_key=True, max_length=64)  # sha256 of `data`
+    mime: str = Field(max_length=32)
+    width: int
+    height: int
+    size: int
+    data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = _when()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
-from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules import registry
@@ -100,9 +100,14 @@ async def watch(campaign_id: str, body: Watch, response: Response, fray: FrayDep
 
 
 @router.get("/campaigns/{campaign_id}")
-async def campaign_view(campaign_id: str, seat: SeatDep, fray: FrayDep) -> dict[str, Any]:
-    """The caller's view of the campaign: only what their seat may see."""
-    return await to_thread.run_sync(reads.view_for, fray, seat)
+async def campaign_view(
+    campaign_id: str, seat: SeatDep, fray: FrayDep, scene: str | None = None
+) -> dict[str, Any]:
+    """The caller's view of the campaign: only what their seat may see.
+
+    `scene` picks the map scene a GM looks at (players always get the one shown to them).
+    """
+    return await to_thread.run_sync(reads.view_for, fray, seat, scene)
 
 
 @router.post("/campaigns/{campaign_id}/commands", response_model=CommandReply)
@@ -116,6 +121,8 @@ async def command(
 
     A repeated command_id returns the first result instead of acting twice.
     """
+    if payload.get("type") == "map.asset.add":
+        raise HTTPException(422, f"Upload images with POST /api/campaigns/{campaign_id}/assets.")
     result = await commands.run(fray, seat, payload)
     return await fray.db.run_read(reads.reply_for, fray, seat, result)
 

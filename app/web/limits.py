@@ -11,20 +11,32 @@ class BodyTooLarge(Exception):
     pass
 
 
-class BodyLimit:
-    """413 with a sentence for any request body over `max_bytes`, declared or streamed."""
+def _upload_path(path: str) -> bool:
+    """Image uploads: `/api/campaigns/{id}/assets`."""
+    parts = path.strip("/").split("/")
+    return len(parts) == 4 and parts[0] == "api" and parts[1] == "campaigns" and parts[3] == "assets"
 
-    def __init__(self, app: ASGIApp, max_bytes: int):
+
+class BodyLimit:
+    """413 with a sentence for any request body over its limit, declared or streamed.
+
+    Image uploads get a limit of their own (`upload_bytes`); every other body stays small.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int, upload_bytes: int | None = None):
         self.app = app
         self.max_bytes = max_bytes
+        self.upload_bytes = upload_bytes or max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        upload = _upload_path(scope["path"])
+        limit = self.upload_bytes if upload else self.max_bytes
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._refuse(send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(send, limit, upload)
             return
         received = 0
         started = False
@@ -34,7 +46,7 @@ class BodyLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     raise BodyTooLarge
             return message
 
@@ -47,12 +59,15 @@ class BodyLimit:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(send, limit, upload)
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"detail": f"That request is too large: at most {self.max_bytes // 1024} KB."}
-        ).encode()
+    async def _refuse(self, send: Send, limit: int, upload: bool) -> None:
+        detail = (
+            f"That image is too large: at most {limit / 1024 / 1024:g} MB."
+            if upload
+            else f"That request is too large: at most {limit // 1024} KB."
+        )
+        body = json.dumps({"detail": detail}).encode()
         await send(
             {
                 "type": "http.response.start",

@@ -7,6 +7,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import Field
 
 from app.rules.errors import Forbidden, RuleError, quoted
+from app.rules.map.state import MapState
 from app.rules.system import PLAYERS, Frozen, Prompt, Viewer
 
 Kind = Literal["pc", "npc"]
@@ -110,6 +111,7 @@ class CampaignState(Frozen):
     initiative: Initiative = Initiative()
     prompts: tuple[Prompt, ...] = ()
     undo_stack: tuple[UndoEntry, ...] = ()
+    map: MapState = MapState()
     ext: Any = None  # the game system's own state
 
     # -- lookups (by id first, then by exact name, case-insensitive) --

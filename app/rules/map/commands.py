@@ -1,0 +1,420 @@
+"""The map's commands (`map.*`): scenes, tokens, fog and drawings, in every campaign whatever its game.
+
+Who may see an event follows what it shows: anything about a scene the players are not shown, a hidden
+token, or a token under fog is the GM's (and the token owner's) alone, so no log line or socket message
+carries it to the table.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from app.rules.campaign.state import CampaignState, new_id
+from app.rules.errors import Forbidden, InputError, RuleError
+from app.rules.map.geometry import add_stroke, fogged, snap
+from app.rules.map.state import Diagonals, Drawing, FogOp, Grid, GridType, Scene, Token
+from app.rules.system import Command, Ctx, Frozen, NewEvent, audience_of, command_table
+
+Coordinate = Field(ge=-1_000_000, le=1_000_000)
+MAX_FOG_STROKES = 400
+MAX_TOKENS = 500
+MAX_SCENES = 100
+COLOR = r"^#[0-9a-fA-F]{6}$"
+
+
+class GridIn(Frozen):
+    type: GridType = "square"
+    size: float = Field(default=70.0, gt=4, le=2000)
+    offset: tuple[float, float] = (0.0, 0.0)
+    unit: str = Field(default="ft", max_length=12)
+    per_cell: float = Field(default=5.0, gt=0, le=100000)
+    diagonals: Diagonals = "5-5-5"
+
+    model_config = Frozen.model_config | {"extra": "forbid", "allow_inf_nan": False}
+
+
+class AddAsset(Command):
+    type: Literal["map.asset.add"] = "map.asset.add"
+    asset: str = Field(pattern=r"^[0-9a-f]{64}$")
+    name: str = Field(default="", max_length=120)
+    width: int = Field(ge=1, le=100_000)
+    height: int = Field(ge=1, le=100_000)
+
+
+class CreateScene(Command):
+    type: Literal["map.scene.create"] = "map.scene.create"
+    name: str = Field(min_length=1, max_length=60)
+    asset: str | None = None
+    grid: GridIn = GridIn()
+    width: int | None = Field(default=None, ge=100, le=20000)  # a blank scene's size, in pixels
+    height: int | None = Field(default=None, ge=100, le=20000)
+    show: bool = False
+
+
+class UpdateScene(Command):
+    type: Literal["map.scene.update"] = "map.scene.update"
+    scene: str
+    name: str | None = Field(default=None, min_length=1, max_length=60)
+    asset: str | None = None
+    grid: GridIn | None = None
+    player_moves: bool | None = None
+
+
+class ShowScene(Command):
+    type: Literal["map.scene.show"] = "map.scene.show"
+    scene: str | None  # None: show the players no map
+
+
+class RemoveScene(Command):
+    type: Literal["map.scene.remove"] = "map.scene.remove"
+    scene: str
+
+
+class PlaceToken(Command):
+    type: Literal["map.token.place"] = "map.token.place"
+    scene: str
+    x: float = Coordinate
+    y: float = Coordinate
+    participant: str | None = None
+    label: str | None = Field(default=None, min_length=1, max_length=40)
+    color: str = Field(default="#3d7dd8", pattern=COLOR)
+    size: float = Field(default=1.0, gt=0, le=20)
+    hidden: bool = False
+    free: bool = False  # place exactly here rather than in the middle of the cell
+
+
+class MoveToken(Command):
+    type: Literal["map.token.move"] = "map.token.move"
+    token: str
+    x: float = Coordinate
+    y: float = Coordinate
+    free: bool = False
+
+
+class RemoveToken(Command):
+    type: Literal["map.token.remove"] = "map.token.remove"
+    token: str
+
+
+class SetToken(Command):
+    type: Literal["map.token.set"] = "map.token.set"
+    token: str
+    hidden: bool | None = None
+    locked: bool | None = None
+    size: float | None = Field(default=None, gt=0, le=20)
+    color: str | None = Field(default=None, pattern=COLOR)
+    label: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class FogShape(Command):
+    scene: str
+    rect: tuple[float, float, float, float] | None = None
+    polygon: tuple[tuple[float, float], ...] | None = Field(default=None, min_length=3, max_length=200)
+
+    @field_validator("rect")
+    @classmethod
+    def _positive(cls, rect: tuple[float, float, float, float] | None) -> Any:
+        if rect is not None and (rect[2] <= 0 or rect[3] <= 0):
+            raise ValueError("a rectangle needs a width and a height above 0")
+        return rect
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> FogShape:
+        if self.rect is not None and self.polygon is not None:
+            raise ValueError("give a rect or a polygon, not both")
+        return self
+
+
+class CoverFog(FogShape):
+    type: Literal["map.fog.cover"] = "map.fog.cover"
+
+
+class RevealFog(FogShape):
+    type: Literal["map.fog.reveal"] = "map.fog.reveal"
+
+
+class Draw(Command):
+    type: Literal["map.draw"] = "map.draw"
+    scene: str
+    points: tuple[tuple[float, float], ...] = Field(min_length=2, max_length=500)
+    color: str = Field(default="#e4572e", pattern=COLOR)
+    closed: bool = False
+
+
+class Erase(Command):
+    type: Literal["map.erase"] = "map.erase"
+    scene: str
+    drawing: str | None = None  # None: every drawing on the scene
+
+
+# --- look-ups that never name what the asker may not see -------------------------------------
+
+
+def scene_of(state: CampaignState, ref: str, ctx: Ctx) -> Scene:
+    scene = state.map.scene(ref)
+    if scene is None or not (ctx.actor.is_gm or scene.id == state.map.shown):
+        raise RuleError("There is no such scene in this campaign.")
+    return scene
+
+
+def token_of(state: CampaignState, ref: str, ctx: Ctx) -> Token:
+    token = state.map.token(ref)
+    if token is None or not (ctx.actor.is_gm or visible_to_players(state, token) or owns(ctx, token)):
+        raise RuleError("There is no such token on the map.")
+    return token
+
+
+def owns(ctx: Ctx, token: Token) -> bool:
+    return token.participant is not None and token.participant in ctx.actor.participants
+
+
+def visible_to_players(state: CampaignState, token: Token, seen: CampaignState | None = None) -> bool:
+    """Whether the table (any player) may see this token: on the shown scene, not hidden, not under fog."""
+    scene = state.map.scene(token.scene)
+    if scene is None or scene.id != state.map.shown or token.hidden:
+        return False
+    if token.participant is not None:
+        p = (seen or state).find_participant(token.participant)
+        if p is None or p.hidden:
+            return False
+    return not fogged(scene.fog, (token.x, token.y))
+
+
+def _audience(state: CampaignState, *tokens: Token) -> str:
+    """Everyone when the table may see the token (before or after), else the GM and its owner."""
+    if all(visible_to_players(state, t) for t in tokens):
+        return "all"
+    owners = {t.participant for t in tokens if t.participant}
+    return audience_of(*owners) if owners else "gm"
+
+
+def _scene_audience(state: CampaignState, scene: Scene) -> str:
+    return "all" if scene.id == state.map.shown else "gm"
+
+
+def _inside(scene: Scene, x: float, y: float) -> None:
+    if not (0 <= x <= scene.width and 0 <= y <= scene.height):
+        raise InputError(
+            f"That spot ({x:g}, {y:g}) is off the scene, which is {scene.width} by {scene.height} pixels."
+        )
+
+
+def _placed(scene: Scene, x: float, y: float, free: bool) -> tuple[float, float]:
+    _inside(scene, x, y)
+    if free or scene.grid.type == "none":
+        return (round(x, 1), round(y, 1))
+    sx, sy = snap(scene.grid, x, y)
+    sx, sy = min(max(sx, 0.0), float(scene.width)), min(max(sy, 0.0), float(scene.height))
+    return (round(sx, 1), round(sy, 1))
+
+
+def _grid(grid: GridIn) -> Grid:
+    return Grid.model_validate(grid.model_dump())
+
+
+# --- deciders ----------------------------------------------------------------------------------
+
+
+def add_asset(state: CampaignState, cmd: AddAsset, ctx: Ctx) -> list[NewEvent]:
+    if state.map.asset(cmd.asset):
+        raise RuleError("This image is already in the campaign.")
+    data = {"asset": {"id": cmd.asset, "name": cmd.name, "width": cmd.width, "height": cmd.height}}
+    return [NewEvent(type="map.asset_added", data=data, audience="gm")]
+
+
+def create_scene(state: CampaignState, cmd: CreateScene, ctx: Ctx) -> list[NewEvent]:
+    if len(state.map.scenes) >= MAX_SCENES:
+        raise RuleError(f"A campaign keeps at most {MAX_SCENES} scenes: remove one first.")
+    grid = _grid(cmd.grid)
+    if cmd.asset is not None:
+        asset = state.map.asset(cmd.asset)
+        if asset is None:
+            raise RuleError("There is no such image in this campaign: upload it first.")
+        width, height = asset.width, asset.height
+    else:
+        width = cmd.width or int(grid.size * 30)
+        height = cmd.height or int(grid.size * 20)
+    scene = Scene(
+        id=new_id(state, "s"), name=cmd.name, asset=cmd.asset, width=width, height=height, grid=grid
+    )
+    events = [
+        NewEvent(type="map.scene_created", data={"scene": scene.model_dump(mode="json")}, audience="gm")
+    ]
+    if cmd.show:
+        events.append(_show_event(state, scene))
+    return events
+
+
+def update_scene(state: CampaignState, cmd: UpdateScene, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    changes: dict[str, Any] = {}
+    if cmd.name is not None and cmd.name != scene.name:
+        changes["name"] = cmd.name
+    if cmd.grid is not None and _grid(cmd.grid) != scene.grid:
+        changes["grid"] = _grid(cmd.grid).model_dump(mode="json")
+    if cmd.player_moves is not None and cmd.player_moves != scene.player_moves:
+        changes["player_moves"] = cmd.player_moves
+    if cmd.asset is not None and cmd.asset != scene.asset:
+        asset = state.map.asset(cmd.asset)
+        if asset is None:
+            raise RuleError("There is no such image in this campaign: upload it first.")
+        changes.update(asset=asset.id, width=asset.width, height=asset.height)
+    if not changes:
+        raise RuleError("Nothing to change: the scene is already like that.")
+    data = {"scene": scene.id, "changes": changes}
+    return [NewEvent(type="map.scene_updated", data=data, audience=_scene_audience(state, scene))]
+
+
+def _show_event(state: CampaignState, scene: Scene | None) -> NewEvent:
+    data = {"scene": scene.id, "name": scene.name} if scene else {"scene": None, "name": None}
+    return NewEvent(type="map.scene_shown", data=data)
+
+
+def show_scene(state: CampaignState, cmd: ShowScene, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx) if cmd.scene else None
+    if (scene.id if scene else None) == state.map.shown:
+        raise RuleError("The players already see that." if scene else "The players see no map already.")
+    return [_show_event(state, scene)]
+
+
+def remove_scene(state: CampaignState, cmd: RemoveScene, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    data = {"scene": scene.id, "name": scene.name}
+    return [NewEvent(type="map.scene_removed", data=data, audience=_scene_audience(state, scene))]
+
+
+def place_token(state: CampaignState, cmd: PlaceToken, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    if len(state.map.tokens) >= MAX_TOKENS:
+        raise RuleError(f"A campaign keeps at most {MAX_TOKENS} tokens: remove some first.")
+    if (cmd.participant is None) == (cmd.label is None):
+        raise InputError("A token is for a character (participant) or a free marker (label): give one.")
+    participant = None
+    if cmd.participant is not None:
+        participant = state.participant(cmd.participant)
+        if any(t.participant == participant.id and t.scene == scene.id for t in state.map.tokens):
+            raise RuleError(f"{participant.name} already has a token on this scene: move it instead.")
+    x, y = _placed(scene, cmd.x, cmd.y, cmd.free)
+    token = Token(
+        id=new_id(state, "t"),
+        scene=scene.id,
+        x=x,
+        y=y,
+        participant=participant.id if participant else None,
+        label=None if participant else cmd.label,
+        color=cmd.color,
+        size=cmd.size,
+        hidden=cmd.hidden,
+    )
+    data = {"token": token.model_dump(mode="json"), "name": participant.name if participant else cmd.label}
+    return [NewEvent(type="map.token_placed", data=data, audience=_audience(state, token))]
+
+
+def move_token(state: CampaignState, cmd: MoveToken, ctx: Ctx) -> list[NewEvent]:
+    token = token_of(state, cmd.token, ctx)
+    scene = state.map.scene(token.scene)
+    assert scene is not None
+    if not ctx.actor.is_gm:
+        if not owns(ctx, token):
+            raise Forbidden("You can move only your own characters' tokens.")
+        if token.locked:
+            raise Forbidden("The GM has locked this token.")
+        if not scene.player_moves:
+            raise Forbidden("The GM moves the tokens on this scene.")
+    x, y = _placed(scene, cmd.x, cmd.y, cmd.free)
+    if (x, y) == (token.x, token.y):
+        raise RuleError("The token is already there.")
+    moved = token.model_copy(update={"x": x, "y": y})
+    data = {"token": token.id, "x": x, "y": y, "name": _token_name(state, token)}
+    return [NewEvent(type="map.token_moved", data=data, audience=_audience(state, token, moved))]
+
+
+def remove_token(state: CampaignState, cmd: RemoveToken, ctx: Ctx) -> list[NewEvent]:
+    token = token_of(state, cmd.token, ctx)
+    data = {"token": token.id, "name": _token_name(state, token)}
+    return [NewEvent(type="map.token_removed", data=data, audience=_audience(state, token))]
+
+
+def set_token(state: CampaignState, cmd: SetToken, ctx: Ctx) -> list[NewEvent]:
+    token = token_of(state, cmd.token, ctx)
+    fields = cmd.model_dump(include={"hidden", "locked", "size", "color", "label"}, exclude_none=True)
+    if "label" in fields and token.participant is not None:
+        raise InputError("A character's token carries the character's name: change the name instead.")
+    changes = {k: v for k, v in fields.items() if getattr(token, k) != v}
+    if not changes:
+        raise RuleError("Nothing to change: the token is already like that.")
+    changed = token.model_copy(update=changes)
+    data = {"token": token.id, "changes": changes, "name": _token_name(state, token)}
+    return [NewEvent(type="map.token_changed", data=data, audience=_audience(state, token, changed))]
+
+
+def _fog(state: CampaignState, cmd: FogShape, ctx: Ctx, op: Literal["cover", "reveal"]) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    if cmd.rect is None and cmd.polygon is None:
+        stroke = FogOp(op=op)
+    else:
+        stroke = FogOp(op=op, rect=cmd.rect, polygon=cmd.polygon)
+    fog = add_stroke(scene.fog, stroke)
+    if fog == scene.fog:
+        raise RuleError("Nothing is covered there." if op == "reveal" else "That is covered already.")
+    if len(fog) > MAX_FOG_STROKES:
+        raise RuleError("The fog has too many strokes: cover or reveal the whole scene, then start over.")
+    data = {"scene": scene.id, "stroke": stroke.model_dump(mode="json", exclude_none=True)}
+    return [NewEvent(type=f"map.fog_{op}ed", data=data, audience=_scene_audience(state, scene))]
+
+
+def cover_fog(state: CampaignState, cmd: CoverFog, ctx: Ctx) -> list[NewEvent]:
+    return _fog(state, cmd, ctx, "cover")
+
+
+def reveal_fog(state: CampaignState, cmd: RevealFog, ctx: Ctx) -> list[NewEvent]:
+    return _fog(state, cmd, ctx, "reveal")
+
+
+def draw(state: CampaignState, cmd: Draw, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    for x, y in cmd.points:
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise InputError("Every point of a drawing must be a number.")
+    drawing = Drawing(id=new_id(state, "d"), points=cmd.points, color=cmd.color, closed=cmd.closed)
+    data = {"scene": scene.id, "drawing": drawing.model_dump(mode="json")}
+    return [NewEvent(type="map.drawn", data=data, audience=_scene_audience(state, scene))]
+
+
+def erase(state: CampaignState, cmd: Erase, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    if cmd.drawing is not None and not any(d.id == cmd.drawing for d in scene.drawings):
+        raise RuleError("There is no such drawing on this scene.")
+    if not scene.drawings:
+        raise RuleError("There is nothing drawn on this scene.")
+    data = {"scene": scene.id, "drawing": cmd.drawing}
+    return [NewEvent(type="map.erased", data=data, audience=_scene_audience(state, scene))]
+
+
+def _token_name(state: CampaignState, token: Token) -> str:
+    if token.participant:
+        p = state.find_participant(token.participant)
+        return p.name if p else "A token"
+    return token.label or "A marker"
+
+
+COMMANDS = command_table(
+    [
+        (AddAsset, add_asset, "Add an uploaded image", True, False),
+        (CreateScene, create_scene, "Make a scene", True, False),
+        (UpdateScene, update_scene, "Change a scene", True, False),
+        (ShowScene, show_scene, "Show a scene to the players", True, False),
+        (RemoveScene, remove_scene, "Remove a scene", True, False),
+        (PlaceToken, place_token, "Put a token on the map", True, False),
+        (MoveToken, move_token, "Move a token", False, False),
+        (RemoveToken, remove_token, "Take a token off the map", True, False),
+        (SetToken, set_token, "Change a token", True, False),
+        (CoverFog, cover_fog, "Cover part of the map with fog", True, False),
+        (RevealFog, reveal_fog, "Reveal part of the map", True, False),
+        (Draw, draw, "Draw on the map", True, False),
+        (Erase, erase, "Erase drawings", True, False),
+    ]
+)

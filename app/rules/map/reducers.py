@@ -1,0 +1,129 @@
+"""Reducers for `map.*` events: pure, no checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.campaign.state import CampaignState, replace_item, without
+from app.rules.map.geometry import add_stroke
+from app.rules.map.state import Asset, Drawing, FogOp, MapState, Scene, Token
+from app.rules.system import Event
+
+
+def _with_map(state: CampaignState, **changes: Any) -> CampaignState:
+    return state.model_copy(update={"map": state.map.model_copy(update=changes)})
+
+
+def _scene_changed(state: CampaignState, scene_id: str, **changes: Any) -> CampaignState:
+    scene = state.map.scene(scene_id)
+    if scene is None:
+        return state
+    return _with_map(state, scenes=replace_item(state.map.scenes, scene.model_copy(update=changes)))
+
+
+def _token_changed(state: CampaignState, token_id: str, **changes: Any) -> CampaignState:
+    token = state.map.token(token_id)
+    if token is None:
+        return state
+    return _with_map(state, tokens=replace_item(state.map.tokens, token.model_copy(update=changes)))
+
+
+def asset_added(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, assets=(*state.map.assets, Asset.model_validate(event.data["asset"])))
+
+
+def scene_created(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, scenes=(*state.map.scenes, Scene.model_validate(event.data["scene"])))
+
+
+def scene_updated(state: CampaignState, event: Event) -> CampaignState:
+    changes = dict(event.data["changes"])
+    scene = state.map.scene(event.data["scene"])
+    if scene is None:
+        return state
+    updated = Scene.model_validate({**scene.model_dump(mode="json"), **changes})
+    return _with_map(state, scenes=replace_item(state.map.scenes, updated))
+
+
+def scene_shown(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, shown=event.data["scene"])
+
+
+def scene_removed(state: CampaignState, event: Event) -> CampaignState:
+    scene_id = event.data["scene"]
+    m = state.map
+    return _with_map(
+        state,
+        scenes=without(m.scenes, scene_id),
+        tokens=tuple(t for t in m.tokens if t.scene != scene_id),
+        shown=None if m.shown == scene_id else m.shown,
+    )
+
+
+def token_placed(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, tokens=(*state.map.tokens, Token.model_validate(event.data["token"])))
+
+
+def token_moved(state: CampaignState, event: Event) -> CampaignState:
+    return _token_changed(state, event.data["token"], x=event.data["x"], y=event.data["y"])
+
+
+def token_removed(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, tokens=without(state.map.tokens, event.data["token"]))
+
+
+def token_changed(state: CampaignState, event: Event) -> CampaignState:
+    return _token_changed(state, event.data["token"], **event.data["changes"])
+
+
+def fog_stroke(state: CampaignState, event: Event) -> CampaignState:
+    scene = state.map.scene(event.data["scene"])
+    if scene is None:
+        return state
+    fog = add_stroke(scene.fog, FogOp.model_validate(event.data["stroke"]))
+    return _scene_changed(state, scene.id, fog=fog, fog_version=scene.fog_version + 1)
+
+
+def drawn(state: CampaignState, event: Event) -> CampaignState:
+    scene = state.map.scene(event.data["scene"])
+    if scene is None:
+        return state
+    drawing = Drawing.model_validate(event.data["drawing"])
+    return _scene_changed(state, scene.id, drawings=(*scene.drawings, drawing))
+
+
+def erased(state: CampaignState, event: Event) -> CampaignState:
+    scene = state.map.scene(event.data["scene"])
+    if scene is None:
+        return state
+    which = event.data.get("drawing")
+    kept = tuple(d for d in scene.drawings if which is not None and d.id != which)
+    return _scene_changed(state, scene.id, drawings=kept)
+
+
+def participant_removed(state: CampaignState, event: Event) -> CampaignState:
+    """A character who leaves the campaign leaves the map too."""
+    pid = event.data["participant"]
+    if not any(t.participant == pid for t in state.map.tokens):
+        return state
+    return _with_map(state, tokens=tuple(t for t in state.map.tokens if t.participant != pid))
+
+
+REDUCERS = {
+    "map.asset_added": asset_added,
+    "map.scene_created": scene_created,
+    "map.scene_updated": scene_updated,
+    "map.scene_shown": scene_shown,
+    "map.scene_removed": scene_removed,
+    "map.token_placed": token_placed,
+    "map.token_moved": token_moved,
+    "map.token_removed": token_removed,
+    "map.token_changed": token_changed,
+    "map.fog_covered": fog_stroke,
+    "map.fog_revealed": fog_stroke,
+    "map.drawn": drawn,
+    "map.erased": erased,
+    "campaign.participant_removed": participant_removed,
+}
+
+__all__ = ["REDUCERS", "MapState"]

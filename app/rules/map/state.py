@@ -1,0 +1,92 @@
+"""The battle map's frozen state: images, scenes with their grid and fog, tokens.
+
+Coordinates are image pixels of the scene (its background image, or its blank canvas when it has none).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from app.rules.system import Frozen
+
+GridType = Literal["square", "hex", "none"]
+Diagonals = Literal["5-5-5", "5-10-5", "straight"]
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]  # x, y, w, h
+
+
+class Asset(Frozen):
+    """An uploaded image: its content hash names the blob the store keeps."""
+
+    id: str
+    name: str = ""
+    width: int
+    height: int
+
+
+class Grid(Frozen):
+    type: GridType = "square"
+    size: float = 70.0  # a cell's width in image pixels
+    offset: Point = (0.0, 0.0)  # where the first cell's corner sits, in image pixels
+    unit: str = "ft"
+    per_cell: float = 5.0  # the distance one cell stands for
+    diagonals: Diagonals = "5-5-5"
+
+
+class FogOp(Frozen):
+    """One stroke of the GM's fog: cover or reveal a rectangle, a polygon, or (neither) the whole scene."""
+
+    op: Literal["cover", "reveal"]
+    rect: Rect | None = None
+    polygon: tuple[Point, ...] | None = None
+
+
+class Drawing(Frozen):
+    """A free line or shape the GM sketched: a polyline, closed when `closed`."""
+
+    id: str
+    points: tuple[Point, ...]
+    color: str = "#e4572e"
+    closed: bool = False
+
+
+class Scene(Frozen):
+    id: str
+    name: str
+    asset: str | None = None
+    width: int
+    height: int
+    grid: Grid = Grid()
+    fog: tuple[FogOp, ...] = ()
+    fog_version: int = 0  # bumps on every fog change: names the players' masked image
+    drawings: tuple[Drawing, ...] = ()
+    player_moves: bool = True  # players may drag their own characters' tokens
+
+
+class Token(Frozen):
+    id: str
+    scene: str
+    x: float
+    y: float
+    participant: str | None = None
+    label: str | None = None
+    color: str = "#3d7dd8"
+    size: float = 1.0  # in cells
+    hidden: bool = False  # the GM's alone
+    locked: bool = False  # nobody but the GM moves it
+
+
+class MapState(Frozen):
+    assets: tuple[Asset, ...] = ()
+    scenes: tuple[Scene, ...] = ()
+    tokens: tuple[Token, ...] = ()
+    shown: str | None = None  # the scene the players see
+
+    def scene(self, scene_id: str | None) -> Scene | None:
+        return next((s for s in self.scenes if s.id == scene_id), None)
+
+    def token(self, token_id: str | None) -> Token | None:
+        return next((t for t in self.tokens if t.id == token_id), None)
+
+    def asset(self, asset_id: str | None) -> Asset | None:
+        return next((a for a in self.assets if a.id == asset_id), None)

@@ -1,0 +1,84 @@
+"""The map's images: upload (GM), the full image (GM), and each scene's image as the caller may see it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from anyio import to_thread
+from fastapi import APIRouter, File, HTTPException, Request, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel
+
+from app.services import commands, map_images, reads
+from app.web.deps import FrayDep, GmDep, SeatDep
+
+router = APIRouter(prefix="/api", tags=["map"])
+IMMUTABLE = "private, max-age=31536000, immutable"
+
+
+class UploadedAsset(BaseModel):
+    id: str
+    url: str
+    width: int
+    height: int
+
+
+def _image(request: Request, data: bytes, etag: str, cache: str) -> Response:
+    headers = {"ETag": f'"{etag}"', "Cache-Control": cache, "Content-Encoding": "identity"}
+    if request.headers.get("if-none-match") == f'"{etag}"':
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=map_images.MIME, headers=headers)
+
+
+@router.post("/campaigns/{campaign_id}/assets", status_code=201, response_model=UploadedAsset)
+async def upload_asset(
+    campaign_id: str, seat: GmDep, fray: FrayDep, file: Annotated[UploadFile, File()]
+) -> UploadedAsset:
+    """Upload a map image (PNG, JPEG or WebP; multipart field `file`). It is checked and kept as WebP."""
+    settings = fray.settings
+    raw = await file.read(settings.max_upload_bytes + 1)
+    prepared = await to_thread.run_sync(
+        map_images.prepare, raw, settings.max_upload_bytes, settings.max_image_side
+    )
+    await to_thread.run_sync(map_images.store, fray, prepared)
+    _, state = await fray.db.run_read(reads.current, fray, seat)
+    if state.map.asset(prepared.id) is None:
+        name = (file.filename or "")[:120]
+        payload = {
+            "type": "map.asset.add",
+            "asset": prepared.id,
+            "name": name,
+            "width": prepared.width,
+            "height": prepared.height,
+        }
+        await commands.run(fray, seat, payload)
+    url = f"/api/campaigns/{campaign_id}/assets/{prepared.id}"
+    return UploadedAsset(id=prepared.id, url=url, width=prepared.width, height=prepared.height)
+
+
+@router.get("/campaigns/{campaign_id}/assets/{asset_id}", response_class=Response)
+async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
+    """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
+    _, state = await fray.db.run_read(reads.current, fray, seat)
+    if state.map.asset(asset_id) is None:
+        raise HTTPException(404, "There is no such image in this campaign.")
+    data = await to_thread.run_sync(map_images.blob, fray, asset_id)
+    if data is None:
+        raise HTTPException(404, "That image is missing from the database.")
+    return _image(request, data, asset_id, IMMUTABLE)
+
+
+@router.get("/campaigns/{campaign_id}/scenes/{scene_id}/image", response_class=Response)
+async def scene_image(
+    campaign_id: str, scene_id: str, seat: SeatDep, fray: FrayDep, request: Request, fog: int | None = None
+) -> Response:
+    """A scene's image as the players see it: every part under fog blanked on the server."""
+    _, state = await fray.db.run_read(reads.current, fray, seat)
+    scene = state.map.scene(scene_id)
+    if scene is None or not (seat.is_gm or scene.id == state.map.shown):
+        raise HTTPException(404, "There is no such scene to show.")
+    made = await to_thread.run_sync(map_images.MASKS.get, fray, scene)
+    if made is None:
+        raise HTTPException(404, "This scene has no image.")
+    etag, data = made
+    return _image(request, data, etag, IMMUTABLE if fog == scene.fog_version else "private, no-cache")
