@@ -34,6 +34,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        fray.broker.on_signal = hub.signal
         await fray.broker.start(hub.notify, hub.resync)
         yield
         await hub.close()

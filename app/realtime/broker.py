@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 Deliver = Callable[[str, int], Awaitable[None]]
 Resync = Callable[[], Awaitable[None]]
+# Ephemeral messages (a map ping, a shared ruler, a drag ghost): relayed to every process's sockets of a
+# campaign, never written to the log.
+Signal = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
 class Broker(Protocol):
+    on_signal: Signal | None
+
     async def start(self, deliver: Deliver, resync: Resync) -> None: ...
 
     async def publish(self, campaign_id: str, seq: int) -> None: ...
+
+    async def signal(self, campaign_id: str, message: dict[str, Any]) -> None: ...
 
     async def stop(self) -> None: ...
 
@@ -22,6 +29,7 @@ class MemoryBroker:
 
     def __init__(self) -> None:
         self._deliver: Deliver | None = None
+        self.on_signal: Signal | None = None
 
     async def start(self, deliver: Deliver, resync: Resync) -> None:
         self._deliver = deliver
@@ -29,6 +37,10 @@ class MemoryBroker:
     async def publish(self, campaign_id: str, seq: int) -> None:
         if self._deliver is not None:
             await self._deliver(campaign_id, seq)
+
+    async def signal(self, campaign_id: str, message: dict[str, Any]) -> None:
+        if self.on_signal is not None:
+            await self.on_signal(campaign_id, message)
 
     async def stop(self) -> None:
         self._deliver = None

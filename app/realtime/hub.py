@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.realtime import render
+from app.realtime import render, signals
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
@@ -314,6 +314,17 @@ class Hub:
                 room.read_database = True
             room.announced = max(room.announced, seq)
             room.poke()
+
+    async def signal(self, campaign_id: str, message: dict[str, Any]) -> None:
+        """An ephemeral map message from the broker: to each socket whose viewer may see it."""
+        room = self.rooms.get(campaign_id)
+        state = self.states.get(campaign_id)
+        if room is None or state is None:
+            return
+        text = json.dumps(message)
+        for conn in list(room.conns):
+            if signals.visible_to(state, conn.viewer(state), message):
+                conn.push(text)
 
     async def resync(self) -> None:
         """After a broker outage: every room looks in the database for what it missed."""

@@ -13,17 +13,19 @@ the outage, and with it the resync.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 from collections import deque
 from contextlib import suppress
+from typing import Any
 
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
-from app.realtime.broker import BrokerConfigError, Deliver, Resync
+from app.realtime.broker import BrokerConfigError, Deliver, Resync, Signal
 
 logger = logging.getLogger("fray.broker")
 
@@ -76,6 +78,7 @@ class RedisBroker:
             ) from None
         self._deliver: Deliver | None = None
         self._resync: Resync | None = None
+        self.on_signal: Signal | None = None
         self._task: asyncio.Task | None = None
         self.connected = asyncio.Event()
         # For tests and logs: the delays slept before reconnecting, and how many resyncs ran.
@@ -104,6 +107,21 @@ class RedisBroker:
             return
         if not self.connected.is_set():
             await self._local(campaign_id, seq)  # our own subscription is down: do not wait for it
+
+    async def signal(self, campaign_id: str, message: dict[str, Any]) -> None:
+        """An ephemeral message to every process: `!campaign json` on the same channel, lost if Redis is."""
+        try:
+            await self._pub.publish(self.channel, f"!{campaign_id} {json.dumps(message)}")
+        except (RedisError, OSError) as error:
+            logger.warning("Could not relay a map signal through Redis (%s); this process only.", error)
+            await self._local_signal(campaign_id, message)
+            return
+        if not self.connected.is_set():
+            await self._local_signal(campaign_id, message)
+
+    async def _local_signal(self, campaign_id: str, message: dict[str, Any]) -> None:
+        if self.on_signal is not None:
+            await self.on_signal(campaign_id, message)
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -176,6 +194,9 @@ class RedisBroker:
 
     async def _on_message(self, data: bytes | str) -> None:
         text = data.decode() if isinstance(data, bytes) else data
+        if text.startswith("!"):
+            await self._on_signal(text[1:])
+            return
         campaign_id, _, seq = text.partition(" ")
         try:
             number = int(seq)
@@ -188,3 +209,15 @@ class RedisBroker:
             await self._deliver(campaign_id, number)
         except Exception:
             logger.exception("Delivering campaign %s at seq %s failed.", campaign_id, number)
+
+    async def _on_signal(self, text: str) -> None:
+        campaign_id, _, body = text.partition(" ")
+        try:
+            message = json.loads(body)
+        except ValueError:
+            logger.warning("Ignored a malformed map signal: %r", text[:80])
+            return
+        try:
+            await self._local_signal(campaign_id, message)
+        except Exception:
+            logger.exception("Relaying a map signal for campaign %s failed.", campaign_id)

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from anyio import to_thread
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
-from app.realtime import render
+from app.realtime import render, signals
 from app.realtime.hub import Conn
 from app.rules.errors import RuleError
 from app.services import commands, reads
@@ -98,6 +98,9 @@ async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
     if payload.get("ping") is not None:
         conn.push(render.seq_marker(conn.seq) if conn.fmt == "html" else json.dumps({"pong": conn.seq}))
         return
+    if any(kind in payload for kind in signals.KINDS):
+        await _signal(fray, seat, conn, payload)
+        return
     try:
         result = await commands.run(fray, seat, payload)
     except RuleError as error:
@@ -106,6 +109,25 @@ async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
     if conn.fmt == "json":
         reply = await fray.db.run_read(reads.reply_for, fray, seat, result)
         conn.push(json.dumps({"reply": {"seq": reply["seq"], "events": reply["events"]}}))
+
+
+BUDGETS = signals.Budgets()
+
+
+async def _signal(fray, seat: SeatAuth, conn: Conn, payload: dict) -> None:
+    """A ping, a shared ruler or a drag ghost: relayed through the broker, never logged."""
+    if not BUDGETS.take(seat.seat_id):
+        _error(conn, 429, "Too many pings at once: wait a moment.")
+        return
+    try:
+        _, state = await fray.db.run_read(reads.current, fray, seat)
+        viewer = conn.viewer(state)
+        name = state.seat_name(seat.seat_id) if not seat.is_gm else "GM"
+        message = signals.build(state, viewer, name, payload)
+    except RuleError as error:
+        _error(conn, error.status, str(error))
+        return
+    await fray.broker.signal(seat.campaign_id, message)
 
 
 def _error(conn: Conn, status: int, detail: str) -> None:
