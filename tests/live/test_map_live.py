@@ -49,7 +49,7 @@ def _seq(table: Table) -> int:
 
 
 def test_a_players_token_move_reaches_the_gm_and_the_other_player(live_server, map_table):
-    table, scene, token = map_table
+    table, _, token = map_table
     ann, ben = table.players["Ann"], table.players["Ben"]
     start = _seq(table)
 
@@ -102,7 +102,7 @@ def test_pings_reach_the_room_but_never_a_player_for_a_spot_under_fog(live_serve
 
 
 def test_only_the_gm_shares_the_ruler_and_pings_are_rate_limited(live_server, map_table):
-    table, scene, _ = map_table
+    table, _, _ = map_table
     ann = table.players["Ann"]
     start = _seq(table)
 
