@@ -29,6 +29,7 @@ PAGES = ("gm", "player", "table")
 # The blocks of each page that change with the game; each renders one element with a stable id.
 LIVE_BLOCKS: dict[str, tuple[str, ...]] = {
     "gm": (
+        "map",
         "status",
         "participants",
         "pools",
@@ -41,8 +42,8 @@ LIVE_BLOCKS: dict[str, tuple[str, ...]] = {
         "seats",
         "undo",
     ),
-    "player": ("status", "mine", "prompts", "rolls", "pools", "tracks", "initiative", "log"),
-    "table": ("status", "initiative", "participants", "pools", "tracks", "log"),
+    "player": ("map", "status", "mine", "prompts", "rolls", "pools", "tracks", "initiative", "log"),
+    "table": ("map", "status", "initiative", "participants", "pools", "tracks", "log"),
 }
 OOB = Markup(' hx-swap-oob="true"')
 
@@ -91,6 +92,7 @@ def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
 ENV.globals["log_line"] = log_line  # before the macros below are loaded: they see the globals of then
 # The UI macros, importable from every block (blocks render alone, without the page's imports).
 ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
+ENV.globals["mapui"] = ENV.get_template("partials/map.html").module
 
 
 @cache

@@ -39,6 +39,7 @@ NOT_UNDOABLE = frozenset(
         "campaign.seat_revoked",
         "campaign.undone",
         "map.asset_added",
+        "map.scene_opened",
     }
 )
 UNDO_DEPTH = 50

@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from app.realtime import render, signals
 from app.realtime.hub import Conn
 from app.rules.errors import RuleError
-from app.services import commands, reads
+from app.services import commands, map_signals, reads
 from app.services.auth import SeatAuth, seat_for
 from app.web.deps import get_fray, get_hub, same_site, token_of
 
@@ -111,23 +111,12 @@ async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
         conn.push(json.dumps({"reply": {"seq": reply["seq"], "events": reply["events"]}}))
 
 
-BUDGETS = signals.Budgets()
-
-
 async def _signal(fray, seat: SeatAuth, conn: Conn, payload: dict) -> None:
     """A ping, a shared ruler or a drag ghost: relayed through the broker, never logged."""
-    if not BUDGETS.take(seat.seat_id):
-        _error(conn, 429, "Too many pings at once: wait a moment.")
-        return
     try:
-        _, state = await fray.db.run_read(reads.current, fray, seat)
-        viewer = conn.viewer(state)
-        name = state.seat_name(seat.seat_id) if not seat.is_gm else "GM"
-        message = signals.build(state, viewer, name, payload)
+        await map_signals.relay(fray, seat, payload, conn.viewer)
     except RuleError as error:
         _error(conn, error.status, str(error))
-        return
-    await fray.broker.signal(seat.campaign_id, message)
 
 
 def _error(conn: Conn, status: int, detail: str) -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from anyio import to_thread
-from fastapi import APIRouter, File, HTTPException, Request, UploadFile
+from fastapi import APIRouter, Body, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from app.services import commands, map_images, reads
+from app.realtime import signals
+from app.services import commands, map_images, map_signals, reads
 from app.web.deps import FrayDep, GmDep, SeatDep
 
 router = APIRouter(prefix="/api", tags=["map"])
@@ -82,3 +83,17 @@ async def scene_image(
         raise HTTPException(404, "This scene has no image.")
     etag, data = made
     return _image(request, data, etag, IMMUTABLE if fog == scene.fog_version else "private, no-cache")
+
+
+@router.post("/campaigns/{campaign_id}/signals", status_code=202)
+async def map_signal(
+    campaign_id: str,
+    seat: SeatDep,
+    fray: FrayDep,
+    payload: Annotated[dict[str, Any], Body(examples=[{"map.ping": {"x": 120, "y": 80}}])],
+) -> dict[str, Any]:
+    """Point at the map for everyone who may see the spot: `{"map.ping": {x, y}}`, `{"map.ruler": {from,
+    to}}` (GM) or `{"map.ghost": {token, x, y}}`. Relayed live, never logged; a few a second per seat."""
+    if not any(kind in payload for kind in signals.KINDS):
+        raise HTTPException(422, "Send one of map.ping, map.ruler or map.ghost.")
+    return await map_signals.relay(fray, seat, payload, lambda state: reads.viewer_of(state, seat))

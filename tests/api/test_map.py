@@ -251,3 +251,21 @@ def test_drawings_reach_the_players_unless_under_fog(table: Table):
     assert len(table.view(table.gm)["map"]["drawings"]) == 2
     table.ok(table.gm, "map.erase", scene=scene)
     assert table.view(table.gm)["map"]["drawings"] == []
+
+
+def test_pings_over_http_are_checked_and_never_logged(table: Table):
+    ann = table.join("Ann")
+    scene, _ = scene_with_image(table)
+    table.ok(table.gm, "map.fog.cover", scene=scene, rect=list(RED_ROOM))
+    seq = table.view(table.gm)["campaign"]["seq"]
+    url = f"/api/campaigns/{table.id}/signals"
+    r = table.http.post(url, json={"map.ping": {"x": 20, "y": 30}}, headers=ann.auth)
+    assert r.status_code == 202 and r.json() == {
+        "map.ping": {"scene": scene, "x": 20.0, "y": 30.0, "by": "Ann"}
+    }
+    into_fog = table.http.post(url, json={"map.ping": {"x": 300, "y": 100}}, headers=ann.auth)
+    assert into_fog.status_code == 409 and "cannot see" in into_fog.json()["detail"]
+    junk = table.http.post(url, json={"map.ping": {"x": "here"}}, headers=ann.auth)
+    assert junk.status_code == 422 and "numbers" in junk.json()["detail"]
+    assert table.http.post(url, json={"wave": 1}, headers=ann.auth).status_code == 422
+    assert table.view(table.gm)["campaign"]["seq"] == seq

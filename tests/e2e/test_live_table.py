@@ -35,7 +35,8 @@ def test_gm_and_phone_share_the_table_live(browser, live_server, artifacts):
     # The GM's seat list learns of Ann without a reload.
     expect(gm_page.locator("#seats")).to_contain_text("Ann")
 
-    # The GM makes a pool; the phone shows it live.
+    # The GM makes a pool (the console's sidebar keeps pools under their own tab); the phone shows it live.
+    gm_page.locator(".side-tabs").get_by_role("button", name="Initiative & pools").click()
     gm_page.get_by_text("New pool").click()
     pool_form = gm_page.locator("form[aria-label='New pool']")
     pool_form.get_by_label("Name", exact=True).fill("Good Karma")
@@ -51,6 +52,7 @@ def test_gm_and_phone_share_the_table_live(browser, live_server, artifacts):
     expect(gm_page.locator("#pools .value").first).to_contain_text("1")
 
     # A secret GM roll stays off the phone; undo is seen by everyone.
+    gm_page.locator(".side-tabs").get_by_role("button", name="Play").click()
     roll_form = gm_page.locator("form[aria-label='Free roll']")
     roll_form.get_by_label("Dice").fill("1d20")
     roll_form.get_by_label("For").fill("ambush check")

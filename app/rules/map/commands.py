@@ -68,6 +68,11 @@ class ShowScene(Command):
     scene: str | None  # None: show the players no map
 
 
+class OpenScene(Command):
+    type: Literal["map.scene.open"] = "map.scene.open"
+    scene: str
+
+
 class RemoveScene(Command):
     type: Literal["map.scene.remove"] = "map.scene.remove"
     scene: str
@@ -280,6 +285,13 @@ def show_scene(state: CampaignState, cmd: ShowScene, ctx: Ctx) -> list[NewEvent]
     return [_show_event(state, scene)]
 
 
+def open_scene(state: CampaignState, cmd: OpenScene, ctx: Ctx) -> list[NewEvent]:
+    scene = scene_of(state, cmd.scene, ctx)
+    if scene.id == state.map.open:
+        raise RuleError(f"{scene.name} is open already.")
+    return [NewEvent(type="map.scene_opened", data={"scene": scene.id, "name": scene.name}, audience="gm")]
+
+
 def remove_scene(state: CampaignState, cmd: RemoveScene, ctx: Ctx) -> list[NewEvent]:
     scene = scene_of(state, cmd.scene, ctx)
     data = {"scene": scene.id, "name": scene.name}
@@ -407,6 +419,7 @@ COMMANDS = command_table(
         (CreateScene, create_scene, "Make a scene", True, False),
         (UpdateScene, update_scene, "Change a scene", True, False),
         (ShowScene, show_scene, "Show a scene to the players", True, False),
+        (OpenScene, open_scene, "Open a scene on the GM's console", True, False),
         (RemoveScene, remove_scene, "Remove a scene", True, False),
         (PlaceToken, place_token, "Put a token on the map", True, False),
         (MoveToken, move_token, "Move a token", False, False),

@@ -33,7 +33,12 @@ def asset_added(state: CampaignState, event: Event) -> CampaignState:
 
 
 def scene_created(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, scenes=(*state.map.scenes, Scene.model_validate(event.data["scene"])))
+    scene = Scene.model_validate(event.data["scene"])
+    return _with_map(state, scenes=(*state.map.scenes, scene), open=scene.id)
+
+
+def scene_opened(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, open=event.data["scene"])
 
 
 def scene_updated(state: CampaignState, event: Event) -> CampaignState:
@@ -57,6 +62,7 @@ def scene_removed(state: CampaignState, event: Event) -> CampaignState:
         scenes=without(m.scenes, scene_id),
         tokens=tuple(t for t in m.tokens if t.scene != scene_id),
         shown=None if m.shown == scene_id else m.shown,
+        open=None if m.open == scene_id else m.open,
     )
 
 
@@ -114,6 +120,7 @@ REDUCERS = {
     "map.scene_created": scene_created,
     "map.scene_updated": scene_updated,
     "map.scene_shown": scene_shown,
+    "map.scene_opened": scene_opened,
     "map.scene_removed": scene_removed,
     "map.token_placed": token_placed,
     "map.token_moved": token_moved,

@@ -81,6 +81,7 @@ class MapState(Frozen):
     scenes: tuple[Scene, ...] = ()
     tokens: tuple[Token, ...] = ()
     shown: str | None = None  # the scene the players see
+    open: str | None = None  # the scene the GM is working on (the console shows it)
 
     def scene(self, scene_id: str | None) -> Scene | None:
         return next((s for s in self.scenes if s.id == scene_id), None)

@@ -16,10 +16,12 @@ from app.rules.system import Event, Viewer
 
 
 def viewer_scene(state: CampaignState, viewer: Viewer, scene_id: str | None = None) -> Scene | None:
-    """The scene this viewer looks at: the GM may pick any (the shown one, else the newest)."""
+    """The scene this viewer looks at: the GM the one asked for, else the one open on the console."""
     m = state.map
     if viewer.is_gm:
-        return m.scene(scene_id) or m.scene(m.shown) or (m.scenes[-1] if m.scenes else None)
+        return (
+            m.scene(scene_id) or m.scene(m.open) or m.scene(m.shown) or (m.scenes[-1] if m.scenes else None)
+        )
     return m.scene(m.shown)
 
 
@@ -91,7 +93,8 @@ def view(
     out: dict[str, Any] = {"scene": None, "shown": state.map.shown}
     if viewer.is_gm:
         out["scenes"] = [
-            {"id": s.id, "name": s.name, "shown": s.id == state.map.shown} for s in state.map.scenes
+            {"id": s.id, "name": s.name, "shown": s.id == state.map.shown, "open": s.id == state.map.open}
+            for s in state.map.scenes
         ]
         out["assets"] = [a.model_dump() for a in state.map.assets]
     if scene is None:
@@ -131,6 +134,7 @@ DESCRIBERS = {
     "map.scene_shown": lambda e: (
         f"The map shows {e.data['name']}." if e.data.get("scene") else "The map was put away."
     ),
+    "map.scene_opened": lambda e: f"Scene {e.data['name']} opened on the GM's console.",
     "map.scene_removed": lambda e: f"Scene {e.data['name']} removed.",
     "map.token_placed": lambda e: f"{_name(e)} is on the map.",
     "map.token_moved": lambda e: f"{_name(e)} moved on the map.",
