@@ -131,6 +131,7 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> t
     senders = {}
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         for _ in range(n_rooms):
+            hero = None
             created = (await http.post("/api/campaigns", json={"name": "Bench", "system": "generic"})).json()
             http.cookies.clear()
             cid, invite = created["id"], created["invite_url"].rsplit("/", 1)[1]
@@ -154,16 +155,18 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> t
                 http.cookies.clear()
                 headers = {"Authorization": f"Bearer {seat['token']}"}
                 # Each player plays a character of their own, so each phone is a view of its own to render.
-                await http.post(
+                added = await http.post(
                     f"/api/campaigns/{cid}/commands",
                     headers=gm,
                     json={"type": "campaign.add_participant", "name": f"Hero {i}", "owner": seat["seat_id"]},
                 )
                 if i == 0:
                     senders[cid] = headers
+                    hero = added.json()["events"][0]["data"]["participant"]["id"]
                 ws_url = url.replace("http", "ws") + f"/ws/campaigns/{cid}?page=player&after=999999"
                 clients.append((ws_url, headers))
-            rooms.append({"id": cid, "clients": clients})
+            # The GM's token and the first player's character, for scenarios that set more up (the map).
+            rooms.append({"id": cid, "clients": clients, "gm": gm, "hero": hero})
     return rooms, senders
 
 

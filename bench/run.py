@@ -6,6 +6,7 @@ import json
 import sys
 
 from bench import commands, fanout, first_load, idle_sockets, triptycho_geometry
+from bench import map as battle_map
 
 
 def main(quick: bool) -> dict:
@@ -16,6 +17,7 @@ def main(quick: bool) -> dict:
     idle = idle_sockets.main(500 if quick else 5000)
     load = first_load.main()
     triptycho_geometry.main()
+    board = battle_map.main(quick)
     summary = {
         "ratio_p99": eight["ratio_p99"],
         "p99_ms_8x8": eight["p99_ms"],
@@ -23,6 +25,9 @@ def main(quick: bool) -> dict:
         "commands_per_s": persisted["commands_per_s"],
         "kb_per_socket": idle["kb_per_socket"],
         "player_first_load_kb": load["player_first_load_kb"],
+        "map_upload_4096_ms": board["upload_to_ready_ms"],
+        "map_fog_mask_ms": board["fog_mask_ms_p50"],
+        "map_token_move_p99_ms": board["token_move_p99_ms"],
     }
     print(json.dumps(summary), flush=True)
     return summary

@@ -25,7 +25,10 @@ FORMATS = {"PNG", "JPEG", "WEBP"}
 MIME = "image/webp"
 FOG_COLOUR = (24, 26, 31)
 WEBP_QUALITY = 82
+JPEG_QUALITY = 85
+MASKED_MIME = "image/jpeg"
 CACHE_SIZE = 24
+DECODED_KEPT = 2  # a 4096-pixel map is 48 MB decoded: keep the scenes in play, not the library
 
 
 class TooLarge(RuleError):
@@ -105,10 +108,14 @@ def fog_key(fog: tuple[FogOp, ...]) -> str:
     return hashlib.sha256(json.dumps(strokes, sort_keys=True).encode()).hexdigest()[:32]
 
 
-def mask(data: bytes, fog: tuple[FogOp, ...]) -> bytes:
-    """The image with every covered part blanked: what the players are sent."""
+def decode(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
+    return image.convert("RGB")  # what the players get is flat: covered parts are fog, not holes
+
+
+def mask(image: Image.Image, fog: tuple[FogOp, ...]) -> bytes:
+    """The image with every covered part blanked: what the players are sent (JPEG: fast to encode)."""
     covered = Image.new("L", image.size, 0)
     draw = ImageDraw.Draw(covered)
     for op in fog:
@@ -120,46 +127,69 @@ def mask(data: bytes, fog: tuple[FogOp, ...]) -> bytes:
             draw.polygon([tuple(p) for p in op.polygon], fill=fill)
         else:
             covered.paste(fill, (0, 0, *image.size))
-    blank = Image.new(image.mode, image.size, FOG_COLOUR + ((255,) if image.mode == "RGBA" else ()))
+    blanked = image.copy()
+    blanked.paste(FOG_COLOUR, (0, 0, *image.size), covered)
     out = io.BytesIO()
-    Image.composite(blank, image, covered).save(out, "WEBP", quality=WEBP_QUALITY, method=0)
+    blanked.save(out, "JPEG", quality=JPEG_QUALITY)
     return out.getvalue()
 
 
 class MaskCache:
-    """The players' images by (image, fog): made once, shared by every viewer and table."""
+    """The players' images by (image, fog): made once, shared by every viewer and table.
 
-    def __init__(self, size: int = CACHE_SIZE):
-        self.size = size
+    The decoded image of the scenes in play is kept too, so a reveal costs a paste and an encode.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE, decoded: int = DECODED_KEPT):
+        self.size, self.decoded_kept = size, decoded
         self._items: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._decoded: OrderedDict[str, Image.Image] = OrderedDict()
         self._lock = threading.Lock()
         self._making: dict[tuple[str, str], threading.Lock] = {}
 
-    def get(self, fray: Fray, scene: Scene) -> tuple[str, bytes] | None:
-        """(ETag, bytes) of the players' image of a scene; None when it has no image."""
+    def get(self, fray: Fray, scene: Scene) -> tuple[str, bytes, str] | None:
+        """(ETag, bytes, media type) of the players' image of a scene; None when it has no image."""
         if scene.asset is None:
             return None
+        if not any(op.op == "cover" for op in scene.fog):
+            data = blob(fray, scene.asset)
+            return (scene.asset, data, MIME) if data is not None else None
         key = (scene.asset, fog_key(scene.fog))
         etag = f"{key[0][:24]}-{key[1][:16]}"
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
-                return etag, self._items[key]
+                return etag, self._items[key], MASKED_MIME
             making = self._making.setdefault(key, threading.Lock())
         with making:  # one thread makes it; the others wait for it rather than make it again
             with self._lock:
                 if key in self._items:
-                    return etag, self._items[key]
-            data = blob(fray, scene.asset)
-            if data is None:
+                    return etag, self._items[key], MASKED_MIME
+            image = self._image(fray, scene.asset)
+            if image is None:
                 return None
-            masked = mask(data, scene.fog) if any(op.op == "cover" for op in scene.fog) else data
+            masked = mask(image, scene.fog)
             with self._lock:
                 self._items[key] = masked
                 self._making.pop(key, None)
                 while len(self._items) > self.size:
                     self._items.popitem(last=False)
-        return etag, masked
+        return etag, masked, MASKED_MIME
+
+    def _image(self, fray: Fray, asset_id: str) -> Image.Image | None:
+        with self._lock:
+            if asset_id in self._decoded:
+                self._decoded.move_to_end(asset_id)
+                return self._decoded[asset_id]
+        data = blob(fray, asset_id)
+        if data is None:
+            return None
+        image = decode(data)
+        with self._lock:
+            self._decoded[asset_id] = image
+            while len(self._decoded) > self.decoded_kept:
+                self._decoded.popitem(last=False)
+        return image
 
 
 MASKS = MaskCache()

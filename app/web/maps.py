@@ -24,11 +24,13 @@ class UploadedAsset(BaseModel):
     height: int
 
 
-def _image(request: Request, data: bytes, etag: str, cache: str) -> Response:
+def _image(
+    request: Request, data: bytes, etag: str, cache: str, media_type: str = map_images.MIME
+) -> Response:
     headers = {"ETag": f'"{etag}"', "Cache-Control": cache, "Content-Encoding": "identity"}
     if request.headers.get("if-none-match") == f'"{etag}"':
         return Response(status_code=304, headers=headers)
-    return Response(data, media_type=map_images.MIME, headers=headers)
+    return Response(data, media_type=media_type, headers=headers)
 
 
 @router.post("/campaigns/{campaign_id}/assets", status_code=201, response_model=UploadedAsset)
@@ -81,8 +83,9 @@ async def scene_image(
     made = await to_thread.run_sync(map_images.MASKS.get, fray, scene)
     if made is None:
         raise HTTPException(404, "This scene has no image.")
-    etag, data = made
-    return _image(request, data, etag, IMMUTABLE if fog == scene.fog_version else "private, no-cache")
+    etag, data, media_type = made
+    cache = IMMUTABLE if fog == scene.fog_version else "private, no-cache"
+    return _image(request, data, etag, cache, media_type)
 
 
 @router.post("/campaigns/{campaign_id}/signals", status_code=202)

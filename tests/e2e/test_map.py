@@ -147,6 +147,8 @@ def test_the_gm_builds_a_map_and_a_phone_plays_on_it(
     assert phone.locator(".mapframe .map-image").get_attribute("href") != image_before
     assert abs(view_width(phone) - zoomed) < 0.01
     phone.screenshot(path=str(artifacts / "map-phone-revealed.png"))
+    gm.locator("[data-tool='move']").click()
+    gm.screenshot(path=str(artifacts / "map-gm-revealed.png"))
 
     # The table view: the map full screen for a TV.
     tv_ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
