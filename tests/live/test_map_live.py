@@ -123,3 +123,31 @@ def test_only_the_gm_shares_the_ruler_and_pings_are_rate_limited(live_server, ma
             assert "Too many pings" in seen[-1]
 
     run(scenario)
+
+
+def test_a_token_under_fog_never_reaches_a_players_sockets_until_revealed(live_server, map_table):
+    """Both socket formats: the chest placed under fog is not named; after the reveal it arrives."""
+    table, scene, _ = map_table
+    ann = table.players["Ann"]
+    table.ok(table.gm, "map.fog.cover", scene=scene, rect=list(RED_ROOM))
+    start = _seq(table)
+
+    async def scenario():
+        async with (
+            _connect(live_server, table, ann, format="json", after=start) as ann_json,
+            _connect(live_server, table, ann, after=start) as ann_page,
+            _connect(live_server, table, table.gm, format="json", after=start) as gm_ws,
+        ):
+            placed = await asyncio.to_thread(
+                table.ok, table.gm, "map.token.place", scene=scene, x=300, y=100, label="Golden chest"
+            )
+            seq = placed["seq"]
+            await _until(gm_ws, lambda m: "Golden chest" in m)
+            for ws in (ann_json, ann_page):  # each hears the seq move on, and nothing of the chest
+                seen = await _until(ws, lambda m: f'"seq": {seq}' in m or f'data-seq="{seq}"' in m)
+                assert not any("Golden chest" in m for m in seen)
+            x, y, w, h = RED_ROOM
+            await asyncio.to_thread(table.ok, table.gm, "map.fog.reveal", scene=scene, rect=[x, y, w, h])
+            await _until(ann_page, lambda m: "Golden chest" in m)
+
+    run(scenario)
