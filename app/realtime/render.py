@@ -41,6 +41,7 @@ LIVE_BLOCKS: dict[str, tuple[str, ...]] = {
         "encounters",
         "seats",
         "undo",
+        "rulings",
     ),
     "player": ("map", "status", "mine", "prompts", "rolls", "pools", "tracks", "initiative", "log"),
     "table": ("map", "status", "initiative", "participants", "pools", "tracks", "log"),

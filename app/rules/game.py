@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from app.rules.campaign import commands as campaign_commands
 from app.rules.campaign import reducers as campaign_reducers
@@ -54,6 +54,22 @@ def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
             r.get("roll", r) for r in rolls if isinstance(r, dict) and isinstance(r.get("roll", r), dict)
         ]
     return [r for r in found if isinstance(r.get("terms"), list)]
+
+
+def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The GM's house rules: each yes/no or pick-one setting, its sentence, its value and its choices."""
+    current = model.model_validate({k: v for k, v in settings.items() if k in model.model_fields})
+    out = []
+    for key, info in model.model_fields.items():
+        if info.annotation is bool:
+            choices: tuple[Any, ...] = (True, False)
+        elif get_origin(info.annotation) is Literal:
+            choices = get_args(info.annotation)
+        else:
+            continue  # numbers and tables are set through their own forms or the JSON API
+        value = getattr(current, key)
+        out.append({"key": key, "text": info.description or key, "value": value, "choices": list(choices)})
+    return out
 
 
 class Game:
@@ -106,8 +122,23 @@ class Game:
     def default_settings(self) -> dict[str, Any]:
         return self._parse_settings({}) if self.system.settings_model else {}
 
+    def recorded_settings(self, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Settings as stored, upcast: a key missing from an older record takes the ruling of its day."""
+        settings = dict(settings or {})
+        if not settings and not self.system.settings_model:
+            return settings
+        return {**self.system.legacy_settings, **settings}
+
+    def upcast(self, event: Event) -> Event:
+        """Events whose meaning changed since they were recorded, brought up to today's reading."""
+        if event.type in ("campaign.created", "campaign.settings_changed") and "settings" in event.data:
+            settings = self.recorded_settings(event.data["settings"])
+            if settings != event.data["settings"]:
+                return event.model_copy(update={"data": {**event.data, "settings": settings}})
+        return event
+
     def initial_state(self, event: Event) -> CampaignState:
-        d = event.data
+        d = self.upcast(event).data
         ext = self.system.initial_ext(d.get("settings") or {}) if self.system.initial_ext else None
         return CampaignState(
             id=d["id"],
@@ -142,6 +173,7 @@ class Game:
         if event.type == "campaign.created":
             return self.initial_state(event)
         assert state is not None, "a campaign's log starts with campaign.created"
+        event = self.upcast(event)
         for reducer in self.reducers.get(event.type, ()):
             state = reducer(state, event)
         update: dict[str, Any] = {"seq": event.seq}
@@ -214,6 +246,8 @@ class Game:
         if self.system is not GENERIC and self.system.view:
             out["system"] = self.system.view(state, viewer)
         out["options"] = [o.model_dump(mode="json") for o in self.options(state, viewer)]
+        if viewer.is_gm and self.system.settings_model is not None:
+            out["rulings"] = rulings(self.system.settings_model, state.settings)
         return out
 
     def visible(self, events: Iterable[Event], viewer: Viewer) -> list[Event]:
@@ -260,6 +294,9 @@ class Game:
 
     def load(self, data: Mapping[str, Any]) -> CampaignState:
         state = CampaignState.model_validate(data)
+        settings = self.recorded_settings(state.settings)
+        if settings != state.settings:  # a snapshot taken before a setting existed
+            state = state.model_copy(update={"settings": settings})
         if self.system.ext_model is not None and state.ext is not None:
             state = state.model_copy(update={"ext": self.system.ext_model.model_validate(state.ext)})
         return state

@@ -270,6 +270,9 @@ class SystemPart:
     describers: Mapping[str, Describer] = field(default_factory=dict)
     ext_model: type[BaseModel] | None = None  # the system's own state, for snapshots
     settings_model: type[BaseModel] | None = None  # rulings a GM may change, defaults as the catalogue says
+    # An upcaster for recorded settings: what a setting meant in campaigns recorded before it existed (the
+    # ruling then in force), so no stored table changes its rules under its players' feet.
+    legacy_settings: Mapping[str, Any] = field(default_factory=dict)
     initial_ext: Callable[[dict[str, Any]], Any] | None = None  # from the campaign's settings
     parse_setup: Callable[[CampaignState, dict[str, Any]], dict[str, Any]] | None = None  # encounter set-up
     options: Callable[[CampaignState, Viewer], list[Option]] | None = None

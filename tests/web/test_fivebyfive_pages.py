@@ -164,7 +164,9 @@ def test_the_gm_turns_a_ruling_off_with_one_button(client):
     assert _post(gm, table, data).status_code == 200
     assert table.view(table.gm)["system"]["settings"] == {
         "strike_reach": 1.0,
-        "unskilled_ability_minus_one": True,
+        "unskilled_ability_minus_one": False,
+        "twenty_five_always_fails": False,
+        "unskilled_focus_forbidden": False,
         "fog_of_war": False,
         "fallen_can_be_targeted": False,
     }
@@ -203,3 +205,23 @@ def test_the_end_of_the_fight_is_shown_on_the_phone_and_the_table_view(client):
     client.cookies.clear()
     tv = client.get(f"/c/{table.id}/watch/{table.spectator}", follow_redirects=True).text
     assert "The PCs won the fight!" in tv and "Thug †" in tv
+
+
+def test_the_house_rules_card_explains_each_older_ruling_and_switches_it_on(client):
+    """Every game's GM settings list its rulings, one sentence each, with the seed's as the default."""
+    for system, key, sentence in (
+        ("fivebyfive", "twenty_five_always_fails", "a roll of 25 always fails"),
+        ("tote", "double_six", "twice Base Damage"),
+        ("trinity", "stress_reset_from_limit", "face your demons sets stress to limit - 1"),
+    ):
+        table = Table.create(client, system=system, dice="manual")
+        gm = _as(client, table, table.gm.token)
+        page = gm.get(f"/c/{table.id}/gm").text
+        card = page[page.index('id="rulings"') :]
+        assert sentence in card
+        label = f"Set {key} to {'True' if system != 'tote' else 'critical'}"
+        form = re.search(rf'<form[^>]*aria-label="{label}".*?</form>', card, re.S).group(0)
+        settings = re.search(r'name="settings:json" value="([^"]*)"', form).group(1)
+        data = {"type": "campaign.settings", "settings:json": settings.replace("&#34;", '"')}
+        assert _post(gm, table, data).status_code == 200
+        assert table.view(table.gm)["campaign"]["settings"][key] in (True, "critical")

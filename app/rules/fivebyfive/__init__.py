@@ -9,7 +9,7 @@ from app.rules.fivebyfive.demo import DEMO
 from app.rules.fivebyfive.log import DESCRIBERS
 from app.rules.fivebyfive.reducers import REDUCERS
 from app.rules.fivebyfive.sheets import parse_setup
-from app.rules.fivebyfive.state import FiveState, Settings
+from app.rules.fivebyfive.state import LEGACY_SETTINGS, FiveState, Settings
 from app.rules.fivebyfive.view import conceals, options, view
 from app.rules.system import SystemPart
 
@@ -25,6 +25,7 @@ SYSTEM = SystemPart(
     describers=DESCRIBERS,
     ext_model=FiveState,
     settings_model=Settings,
+    legacy_settings=LEGACY_SETTINGS,
     initial_ext=lambda settings: FiveState(),
     parse_setup=parse_setup,
     options=options,

@@ -24,26 +24,27 @@ def level(rank: int, shift: int) -> int:
     return max(BOTTOM_LEVEL, min(TOP_LEVEL, rank + shift))
 
 
-def target(rank: int, shift: int, ability: int, unskilled_minus_one: bool = True) -> int:
-    """What a 5x5 roll must not exceed: Rank x Ability (FX-D-2), or Ability - 1 unskilled (FX-D-4).
+def target(
+    rank: int, shift: int, ability: int, unskilled_minus_one: bool = False, twenty_five_fails: bool = False
+) -> int:
+    """What a 5x5 roll must not exceed: Rank x Ability (FX-D-2), 0 x Ability = 0 unskilled (FX-D-4).
 
-    Shifting an unskilled action up makes it Rank 1; shifting it down makes it weak (Ability - 2).
+    With the author's later rulings: an unskilled action aims for Ability - 1 (Ability - 2 shifted down),
+    and a 25 always fails, which is a target of at most 24 (no two d5 make anything between 20 and 25).
     """
     lvl = level(rank, shift)
     if lvl >= 1:
-        return lvl * ability
-    if not unskilled_minus_one:
-        return 0
-    return ability - 1 + lvl
+        needed = lvl * ability
+    elif unskilled_minus_one:
+        needed = ability - 1 + lvl
+    else:
+        needed = 0
+    return min(needed, 24) if twenty_five_fails else needed
 
 
 def succeeds(total: int, needed: int) -> bool:
-    """FX-D-2: at most the target succeeds; a 0 always succeeds, a 25 always fails."""
-    if total == 0:
-        return True
-    if total == 25:
-        return False
-    return total <= needed
+    """FX-D-2: at most the target succeeds, 25 against 25 included; a 0 always succeeds."""
+    return total == 0 or total <= needed
 
 
 @dataclass(frozen=True)

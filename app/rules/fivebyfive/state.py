@@ -43,18 +43,35 @@ RANK_MAX = 5
 
 
 class Settings(BaseModel):
-    """Rulings a GM may change; each default is the catalogue's ruling."""
+    """Rulings a GM may change; each default is the seed's rule (or the catalogue's ruling)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    strike_reach: float = Field(default=1.0, gt=0, le=12)
+    strike_reach: float = Field(
+        default=1.0, gt=0, le=12, description="FX-O-1: how far a Strike reaches, in inches."
+    )
     """FX-O-1: Strike reaches a target within this many inches; Aim needs one farther away."""
-    unskilled_ability_minus_one: bool = True
-    """FX-D-4: an unskilled action (Rank 0) aims for Ability - 1; off: Rank 0 x Ability (only a 0)."""
-    fog_of_war: bool = True
-    """Players see an NPC's token only while a conscious PC has it in sight."""
-    fallen_can_be_targeted: bool = False
-    """Unconscious characters may be attacked (they cannot Control the Hit)."""
+    unskilled_ability_minus_one: bool = Field(
+        default=False,
+        description="FX-D-4, the author's later posts: an unskilled action (Rank 0) aims for Ability - 1 "
+        "instead of the seed's 0.",
+    )
+    twenty_five_always_fails: bool = Field(
+        default=False,
+        description="FX-D-2, the author's later posts: a roll of 25 always fails, even against 25.",
+    )
+    unskilled_focus_forbidden: bool = Field(
+        default=False,
+        description="FX-O-1, an older ruling: Focus cannot be tried at Rank 0, unlike Strike and Aim.",
+    )
+    fog_of_war: bool = Field(default=True, description="Players see an NPC's token only while a PC sees it.")
+    fallen_can_be_targeted: bool = Field(
+        default=False, description="Unconscious characters may be attacked (they cannot Control the Hit)."
+    )
+
+
+# Campaigns recorded before these settings existed played by the author's posts (issue 15): they keep them.
+LEGACY_SETTINGS = {"twenty_five_always_fails": True, "unskilled_focus_forbidden": True}
 
 
 class Abilities(Frozen):

@@ -108,8 +108,10 @@ def reach_refusal(state: CampaignState, attacker: str, defender: str, action: st
     a, d = state.participant(attacker), state.participant(defender)
     c = ext(state).character(attacker)
     target = ext(state).character(defender)
-    if action == "focus" and c is not None and c.ranks.focus == 0:
-        return Refusal("FX-O-1", f"{a.name} has no Focus Rank, and Focus cannot be used unskilled.")
+    if action == "focus" and c is not None and c.ranks.focus == 0 and rules.unskilled_focus_forbidden:
+        return Refusal(
+            "FX-O-1", f"{a.name} has no Focus Rank, and this table does not allow Focus unskilled."
+        )
     if target is None or defender == attacker or side_of(a) == side_of(d):
         return Refusal("FX-O-1", f"{d.name} is not an enemy of {a.name} in this fight.")
     if target.status == "dead" or (target.status == "unconscious" and not rules.fallen_can_be_targeted):
@@ -150,6 +152,7 @@ class Need:
     shift: int
     ability_value: int
     needed: int
+    minus_one: bool = False  # the table plays unskilled as Ability - 1 (FX-D-4's setting)
 
     def as_dict(self) -> dict:
         return {
@@ -168,8 +171,10 @@ class Need:
         lvl = odds.level(self.rank_value, self.shift)
         if lvl >= 1:
             how = f"{r} {self.rank_value}{shift} x {a} {self.ability_value}"
-        else:
+        elif self.minus_one:
             how = f"{r} unskilled{shift}: {a} {self.ability_value} {lvl - 1:+d}"
+        else:
+            how = f"{r} unskilled{shift}: 0 x {a} {self.ability_value}"
         return f"{how}: {self.needed} or less"
 
 
@@ -177,8 +182,11 @@ def need(state: CampaignState, c: Character, rank: str) -> Need:
     """FX-D-2 / FX-D-4 / FX-H-2: the target for one of a character's Ranks, with current Abilities."""
     ability = ABILITY_OF[rank]
     value, shift, current = c.ranks.get(rank), c.shifts.get(rank), c.current.get(ability)
-    needed = odds.target(value, shift, current, settings(state).unskilled_ability_minus_one)
-    return Need(rank, ability, value, shift, current, needed)
+    rules = settings(state)
+    needed = odds.target(
+        value, shift, current, rules.unskilled_ability_minus_one, rules.twenty_five_always_fails
+    )
+    return Need(rank, ability, value, shift, current, needed, rules.unskilled_ability_minus_one)
 
 
 def defence_need(state: CampaignState, c: Character, action: str) -> Need:

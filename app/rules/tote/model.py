@@ -77,8 +77,9 @@ class Settings(BaseModel):
         "when that still passes (a Critical).",
     )
     double_six: Literal["critical", "bonuses"] = Field(
-        default="critical",
-        description="A pass with two 6s: a Critical (TO-D-4) or only two Bonuses (TO-H-3).",
+        default="bonuses",
+        description="A pass with two 6s: two Bonuses, one Effect Test for twice Base Damage (TO-D-4, TO-H-3, "
+        "the seed); 'critical' reads it as a Critical instead (the 1.1 text's reading).",
     )
     armour_adds_to: Literal["resist", "block", "none"] = Field(
         default="resist", description="What a hero's armour Rating is added to."

@@ -8,7 +8,7 @@ from app.rules.trinity.demo import DEMO
 from app.rules.trinity.describe import DESCRIBERS
 from app.rules.trinity.options import options
 from app.rules.trinity.reducers import REDUCERS
-from app.rules.trinity.state import Settings, TrinityState, initial_ext
+from app.rules.trinity.state import LEGACY_SETTINGS, Settings, TrinityState, initial_ext
 from app.rules.trinity.table import COMMANDS, parse_setup
 from app.rules.trinity.view import view
 
@@ -21,6 +21,7 @@ SYSTEM = SystemPart(
     describers=DESCRIBERS,
     ext_model=TrinityState,
     settings_model=Settings,
+    legacy_settings=LEGACY_SETTINGS,
     initial_ext=initial_ext,
     parse_setup=parse_setup,
     options=options,

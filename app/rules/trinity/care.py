@@ -12,7 +12,7 @@ from app.rules.generic.commands import acting_participant
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.trinity.gm import no_move, participant_audience, pc_sheet
 from app.rules.trinity.moves import able
-from app.rules.trinity.state import ext
+from app.rules.trinity.state import ext, settings_of, wake_harm
 
 
 class TimePasses(Command):
@@ -50,7 +50,7 @@ def time_passes(state: CampaignState, cmd: TimePasses, ctx: Ctx) -> list[NewEven
             continue
         harm = c.harm
         if c.unconscious:
-            harm = c.harm_limit - 1  # TC-H-5: 6 at the usual limit of 7
+            harm = wake_harm(settings_of(state), c.harm_limit)  # TC-H-5: 6, whatever the limit
         if not c.dying:
             harm = max(harm - days, 0)
         stress = c.stress if (c.lost or c.on_the_brink) else max(c.stress - cmd.hours, 0)

@@ -31,10 +31,12 @@ from app.rules.trinity.state import (
     Mod,
     Move,
     Opponent,
+    demons_stress,
     ext,
     settings_of,
     shifted,
     through_armour,
+    wake_harm,
 )
 
 FOLLOW_UP = {2: -2, 3: -1, 4: 1, 5: 2}  # TC-R-4
@@ -246,15 +248,13 @@ def _advantage(b: Batch, change: str, rule: str) -> None:
 
 
 def resolve_cheat_death(b: Batch) -> None:
-    """TC-H-6: 6- dead; 7-9 still dying; 10+ unconscious; a double 6 conscious with 6 harm."""
+    """TC-H-6: 6- dead; 7-9 still dying; 10+ unconscious; a double 6 conscious with 6 harm (TC-H-5)."""
     m, c = _move_and_character(b)
     outcome = _special_result(m)
     _emit_special(b, m, outcome)
     if outcome == "double6":
-        b.emit(
-            "trinity.condition_set",
-            {"character": c.id, "name": b.name(c.id), "harm": c.harm_limit - 1},
-        )
+        harm = wake_harm(settings_of(b.state), c.harm_limit)
+        b.emit("trinity.condition_set", {"character": c.id, "name": b.name(c.id), "harm": harm})
     elif outcome == "miss":
         b.emit("trinity.condition_set", {"character": c.id, "name": b.name(c.id), "dead": True})
     elif outcome == "strong":
@@ -262,20 +262,15 @@ def resolve_cheat_death(b: Batch) -> None:
 
 
 def resolve_face_demons(b: Batch) -> None:
-    """TC-S-2: 6- lost; 7-9 still on the brink; 10+ stress 4; a double 6 stress 3 (limit - 1 / - 2)."""
+    """TC-S-2: 6- lost; 7-9 still on the brink; 10+ stress 4; a double 6 stress 3, whatever the limit."""
     m, c = _move_and_character(b)
     outcome = _special_result(m)
     _emit_special(b, m, outcome)
-    if outcome == "double6":
-        b.emit(
-            "trinity.condition_set", {"character": c.id, "name": b.name(c.id), "stress": c.stress_limit - 2}
-        )
+    if outcome in ("double6", "strong"):
+        stress = demons_stress(settings_of(b.state), outcome, c.stress_limit)
+        b.emit("trinity.condition_set", {"character": c.id, "name": b.name(c.id), "stress": stress})
     elif outcome == "miss":
         b.emit("trinity.condition_set", {"character": c.id, "name": b.name(c.id), "lost": True})
-    elif outcome == "strong":
-        b.emit(
-            "trinity.condition_set", {"character": c.id, "name": b.name(c.id), "stress": c.stress_limit - 1}
-        )
 
 
 def _move_and_character(b: Batch) -> tuple[Move, Character]:

@@ -28,6 +28,7 @@ from app.rules.trinity.state import (
     put_character,
     put_link,
     put_opponent,
+    settings_of,
     with_ext,
 )
 
@@ -315,7 +316,8 @@ def no_change(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 
 def encounter_started(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    """The board from the encounter's set-up (TC-B-1) and its starting advantage (TC-A-1)."""
+    """The board from the encounter's set-up (TC-B-1) and its starting advantage (TC-A-1): the bands the
+    set-up names, over those the GM set since the last combat ended."""
     setup = s.encounter(d["encounter"]).setup
     links = list(t.links)
     for item in setup.get("bands", ()):
@@ -334,11 +336,15 @@ def encounter_started(t: TrinityState, d: Data, s: CampaignState) -> TrinityStat
 
 
 def encounter_ended(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    """Advantage, openings and tags belong to the fight; harm, Luck and ammo stay on the characters."""
+    """Advantage, openings, tags and range bands belong to the fight; harm, Luck and ammo stay on the
+    characters. TC-B-1: the next combat never inherits the bands this one ended with (unless the table
+    keeps the older ruling, `bands_carry_over`)."""
     if t.move is not None and t.move.opponent is not None:
         t = _cancel(t)
     chars = tuple(c.model_copy(update={"opening": 0, "follow_up": None}) for c in t.characters)
-    return t.model_copy(update={"advantage": "none", "characters": chars, "tags": (), "pending_tags": ()})
+    links = t.links if settings_of(s).bands_carry_over else ()
+    update = {"advantage": "none", "characters": chars, "tags": (), "pending_tags": (), "links": links}
+    return t.model_copy(update=update)
 
 
 def participant_removed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:

@@ -45,6 +45,40 @@ class Settings(BaseModel):
     default_band: RangeBand = Field(
         default="medium", description="TC-B-1: band of a pair the GM has not set."
     )
+    bands_carry_over: bool = Field(
+        default=False,
+        description="TC-B-1, an older ruling: a new combat keeps the bands the last one ended with "
+        "(the seed: the GM sets them anew; pairs not set start at the default band).",
+    )
+    harm_wake_from_limit: bool = Field(
+        default=False,
+        description="TC-H-5, an older ruling: waking, and a cheat-death double 6, leave harm limit - 1 "
+        "(the seed: 6 harm whatever the limit).",
+    )
+    stress_reset_from_limit: bool = Field(
+        default=False,
+        description="TC-S-2, an older ruling: face your demons sets stress to limit - 1 on 10+ and limit - 2 "
+        "on a double 6 (the seed: 4 and 3 whatever the limit).",
+    )
+
+
+# Campaigns recorded before these settings existed played the older rulings (issue 15): they keep them.
+LEGACY_SETTINGS = {"bands_carry_over": True, "harm_wake_from_limit": True, "stress_reset_from_limit": True}
+
+WAKE_HARM = 6  # TC-H-5: the seed's six
+DEMONS_STRESS = {"strong": 4, "double6": 3}  # TC-S-2: the seed's four and three
+
+
+def wake_harm(settings: Settings, harm_limit: int) -> int:
+    """TC-H-5: the harm a character wakes with (never at the limit: that would be dying again)."""
+    return harm_limit - 1 if settings.harm_wake_from_limit else min(WAKE_HARM, harm_limit - 1)
+
+
+def demons_stress(settings: Settings, outcome: str, stress_limit: int) -> int:
+    """TC-S-2: the stress a character faced their demons down to (10+ or a double 6)."""
+    if settings.stress_reset_from_limit:
+        return stress_limit - (1 if outcome == "strong" else 2)
+    return max(0, min(DEMONS_STRESS[outcome], stress_limit - (1 if outcome == "strong" else 2)))
 
 
 def settings_of(state: CampaignState) -> Settings:

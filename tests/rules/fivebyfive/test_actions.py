@@ -76,14 +76,25 @@ def test_FX_O_1_a_thin_wall_between_adjacent_tokens_blocks_a_strike():
 
 
 @pytest.mark.rule("FX-O-1")
-def test_FX_O_1_focus_reaches_any_visible_target_and_cannot_be_used_unskilled(t: Table):
+def test_FX_O_1_focus_reaches_any_visible_target_and_may_be_tried_unskilled(t: Table):
     t.round(Aria=3, Brick=1, Goblin=1)
-    error = t.refused("ann", "fivebyfive.focus", faces=d5(1, 1), target="Goblin")
-    assert str(error) == "Aria has no Focus Rank, and Focus cannot be used unskilled. (FX-O-1)"
-    assert t.options("ann")[f"focus-{t.pid('Goblin')}"].enabled is False
+    option = t.options("ann")[f"focus-{t.pid('Goblin')}"]
+    assert option.enabled is True and option.hint.startswith("Focus unskilled: 0 x Precognition")
+    (attacked, *_) = t.do("ann", "fivebyfive.focus", d5(6, 1), target="Goblin")  # a 0: the seed's only hit
+    assert (attacked.data["needed"], attacked.data["result"]) == (0, "hit")
+    t.do("gm", "campaign.undo")
     t.do("ann", "fivebyfive.end_turn")
     (attacked, *_) = t.do("ben", "fivebyfive.focus", d5(2, 3), target="Goblin")  # 4.2 inches: fine
     assert (attacked.data["needed"], attacked.data["result"]) == (6, "hit")
+
+
+@pytest.mark.rule("FX-O-1")
+def test_FX_O_1_under_the_older_ruling_focus_cannot_be_used_unskilled():
+    t = Table(settings={"unskilled_focus_forbidden": True}).cast()
+    t.start().round(Aria=3, Brick=1, Goblin=1)
+    error = t.refused("ann", "fivebyfive.focus", faces=d5(1, 1), target="Goblin")
+    assert str(error) == "Aria has no Focus Rank, and this table does not allow Focus unskilled. (FX-O-1)"
+    assert t.options("ann")[f"focus-{t.pid('Goblin')}"].enabled is False
 
 
 @pytest.mark.rule("FX-O-1")

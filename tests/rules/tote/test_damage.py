@@ -43,8 +43,8 @@ def test_TO_H_1_the_to_hit_test_is_against_the_foes_block():
 
 @pytest.mark.rule("TO-H-1")
 def test_TO_H_1_each_success_is_one_chance_to_do_damage():
-    """With a Pierce Critical of 3 successes, three Effect tests are rolled."""
-    t = strike(SPEAR, [6, 1, 1, 6, 6, 1, 1, 1, 1, 1, 5, 1, 1])
+    """With a Pierce Critical of 3 successes (a double 6 read as a Critical), three Effect tests."""
+    t = strike(SPEAR, [6, 1, 1, 6, 6, 1, 1, 1, 1, 1, 5, 1, 1], double_six="critical")
     assert hit(t)["test"]["successes"] == 3 and len(hit(t)["effects"]) == 3
 
 
@@ -161,7 +161,7 @@ def test_TO_C_1_a_knocked_down_foe_cannot_declare_in_the_next_round():
 
 @pytest.mark.rule("TO-C-1")
 def test_TO_C_1_one_effect_test_per_success_and_any_pass_knocks_down():
-    t = strike(CLUB, [6, 1, 1, 6, 1, 1, 1, 2, 4, 3])  # 3 successes: fail, fail, pass
+    t = strike(CLUB, [6, 1, 1, 6, 1, 1, 1, 2, 4, 3], double_six="critical")  # 3 successes: fail, fail, pass
     assert len(hit(t)["effects"]) == 3 and hit(t)["knocked_down"]
 
 
@@ -213,11 +213,43 @@ def test_TO_C_3_a_slash_critical_does_base_damage_per_success_without_effect_tes
 
 @pytest.mark.rule("TO-C-4")
 def test_TO_C_4_a_critical_replaces_the_bonus_damage():
-    """Double 6: a Critical with 3 successes. Slash does Base + 3 x Base; no Bonus Effect test."""
-    t = strike(AXE, [6, 1, 1, 6])
+    """Double 6 read as a Critical (the setting): 3 successes. Slash does Base + 3 x Base; no Bonus test."""
+    t = strike(AXE, [6, 1, 1, 6], double_six="critical")
     data = hit(t)
     assert data["test"]["bonuses"] == 2 and data["test"]["critical"]
     assert data["effects"] == [] and data["damage"] == 3 + 3 * 3
+
+
+SEED_SPEAR = {**SPEAR, "effect": 2}  # the issue's example: Base 2, Effect 2, Pierce
+
+
+@pytest.mark.rule("TO-D-4")
+@pytest.mark.rule("TO-H-3")
+@pytest.mark.parametrize(("effect", "damage", "resolve_left"), [([5, 3], 6, 4), ([2, 1], 2, 8)])
+def test_TO_D_4_a_double_6_is_two_bonuses_one_effect_test_for_twice_base_damage(effect, damage, resolve_left):
+    """The seed's spear (Base 2, Effect 2, Pierce) against Block 7, Resist 6, Resolve 10: a double 6 to hit
+    is no Critical; one Effect Test, and on a pass twice Base Damage on top of the hit: 6, and no injury."""
+    foe = {"block": 7, "resist": 6, "resolve": 10}
+    t = strike(SEED_SPEAR, [6, 1, 1, 6, *effect], goblin=foe)
+    data = hit(t)
+    assert data["test"]["bonuses"] == 2 and not data["test"]["critical"]
+    assert data["how"] == "hit" and len(data["effects"]) == 1
+    assert data["damage"] == damage and data["marks"] == 0
+    assert t.sheet("Goblin").resolve == resolve_left and t.sheet("Goblin").injuries == 0
+
+
+@pytest.mark.rule("TO-D-4")
+def test_TO_D_4_under_the_setting_a_double_6_is_a_critical_with_three_pierce_tests():
+    foe = {"block": 7, "resist": 6, "resolve": 10}
+    t = strike(SEED_SPEAR, [6, 1, 1, 6, 5, 3, 1, 1, 1, 1], goblin=foe, double_six="critical")
+    data = hit(t)
+    assert data["how"] == "critical" and len(data["effects"]) == 3 and data["marks"] == 1
+
+
+@pytest.mark.rule("TO-D-4")
+def test_TO_D_4_other_matching_pairs_stay_criticals():
+    t = strike(SPEAR, [4, 1, 1, 4, 6, 1, 1])
+    assert hit(t)["how"] == "critical"
 
 
 @pytest.mark.rule("TO-C-4")

@@ -160,7 +160,7 @@ def test_the_demo_script_runs():
 def test_settings_have_the_catalogues_rulings_as_defaults():
     assert Settings().model_dump() == {
         "keep_die": "highest",
-        "double_six": "critical",
+        "double_six": "bonuses",
         "armour_adds_to": "resist",
         "short_initiative": "spend_to_zero",
         "defend_responses": "one",

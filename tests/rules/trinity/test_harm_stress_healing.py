@@ -128,8 +128,14 @@ def test_TC_H_4_harm_that_reaches_the_limit_in_a_fight_knocks_out(fight: Table):
 
 
 @pytest.mark.rule("TC-H-5")
-@pytest.mark.parametrize(("limit", "wakes_with"), [(7, 6), (9, 8)])
-def test_TC_H_5_the_unconscious_wake_within_an_hour(table: Table, limit: int, wakes_with: int):
+@pytest.mark.parametrize(
+    ("older_ruling", "limit", "wakes_with"), [(False, 7, 6), (False, 9, 6), (True, 7, 6), (True, 9, 8)]
+)
+def test_TC_H_5_the_unconscious_wake_within_an_hour_with_6_harm(
+    older_ruling: bool, limit: int, wakes_with: int
+):
+    """The seed: six harm whatever the limit; the older ruling (a setting) woke them at the limit - 1."""
+    table = Table(settings={"harm_wake_from_limit": older_ruling}).cast()
     table.do("gm", "trinity.setup_character", character="Brick", power=2, harm_limit=limit)
     hurt(table, "Brick", harm=limit)
     table.do("gm", "trinity.time_passes", hours=1)
@@ -191,6 +197,20 @@ def test_TC_H_6_double_six_conscious_with_six_harm(dying: Table):
     dying.keep_luck("ben")
     brick = dying.char("Brick")
     assert brick.harm == 6 and "unconscious" not in brick.conditions and "dying" not in brick.conditions
+
+
+@pytest.mark.rule("TC-H-5")
+@pytest.mark.rule("TC-H-6")
+@pytest.mark.parametrize(("older_ruling", "harm"), [(False, 6), (True, 8)])
+def test_TC_H_5_a_cheat_death_double_6_leaves_6_harm_whatever_the_limit(older_ruling: bool, harm: int):
+    table = Table(settings={"harm_wake_from_limit": older_ruling}).cast().fight()
+    table.do("gm", "trinity.setup_character", character="Brick", power=2, harm_limit=9)
+    hurt(table, "Brick", harm=10)
+    assert table.char("Brick").dying
+    table.answer("ben", "cheat_death", "roll", faces=(6, 6))
+    table.keep_luck("ben")
+    brick = table.char("Brick")
+    assert brick.harm == harm and "dying" not in brick.conditions and "unconscious" not in brick.conditions
 
 
 @pytest.mark.rule("TC-H-6")
@@ -291,6 +311,22 @@ def test_TC_S_2_face_your_demons_every_band(brink: Table, faces, stress: int, lo
         assert "lost to their demons" in brink.refused(
             "ann", "trinity.reload", character="Aria", weapon="pistol"
         )
+
+
+@pytest.mark.rule("TC-S-2")
+@pytest.mark.parametrize(
+    ("older_ruling", "faces", "stress"),
+    [(False, (5, 6), 4), (False, (6, 6), 3), (True, (5, 6), 6), (True, (6, 6), 5)],
+)
+def test_TC_S_2_with_a_stress_limit_of_7_demons_faced_leave_4_or_3(older_ruling: bool, faces, stress: int):
+    """The seed: 4 on 10+, 3 on a double 6, whatever the limit; the older ruling counted from the limit."""
+    table = Table(settings={"stress_reset_from_limit": older_ruling}).cast()
+    table.do("gm", "trinity.setup_character", character="Aria", cool=2, stress_limit=7)
+    hurt(table, "Aria", stress=7)
+    table.answer("ann", "face_demons", "cool", faces=faces)
+    table.keep_luck("ann")
+    aria = table.char("Aria")
+    assert (aria.stress, aria.on_the_brink, aria.lost) == (stress, False, False)
 
 
 @pytest.mark.rule("TC-S-3")

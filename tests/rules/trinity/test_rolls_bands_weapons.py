@@ -210,6 +210,53 @@ def test_TC_B_1_the_gm_sets_a_band_and_unset_pairs_take_the_default(table: Table
     )
 
 
+def _second_fight(table: Table) -> None:
+    table.do("gm", "campaign.encounter.end")
+    table.do(
+        "gm", "campaign.encounter.prepare", name="Docks", participants=["Aria", "Brick", "Cultist", "Ghoul"]
+    )
+    table.do("gm", "campaign.encounter.start", encounter="Docks")
+
+
+def _bands(table: Table) -> dict[tuple[str, str], str]:
+    return {(b["character_name"], b["opponent_name"]): b["band"] for b in table.view("gm")["system"]["board"]}
+
+
+@pytest.mark.rule("TC-B-1")
+def test_TC_B_1_a_new_combat_never_inherits_the_last_ones_bands(table: Table):
+    table.fight()
+    table.do("gm", "trinity.set_band", character="Aria", opponent="Ghoul", band="long")
+    _second_fight(table)
+    assert set(_bands(table).values()) == {"medium"}  # every pair at the default band, none left at long
+
+
+@pytest.mark.rule("TC-B-1")
+def test_TC_B_1_bands_set_between_fights_and_by_the_set_up_start_the_next_one(table: Table):
+    table.fight()
+    table.do("gm", "campaign.encounter.end")
+    table.do("gm", "trinity.set_band", character="Brick", opponent="Ghoul", band="long")  # preparing
+    setup = {"bands": [{"character": "Aria", "opponent": "Cultist", "band": "close"}]}
+    table.do(
+        "gm",
+        "campaign.encounter.prepare",
+        name="Docks",
+        participants=["Aria", "Brick", "Cultist", "Ghoul"],
+        setup=setup,
+    )
+    table.do("gm", "campaign.encounter.start", encounter="Docks")
+    bands = _bands(table)
+    assert bands[("Brick", "Ghoul")] == "long" and bands[("Aria", "Cultist")] == "close"
+    assert bands[("Aria", "Ghoul")] == bands[("Brick", "Cultist")] == "medium"
+
+
+@pytest.mark.rule("TC-B-1")
+def test_TC_B_1_under_the_older_ruling_the_bands_carry_over():
+    table = Table(settings={"bands_carry_over": True}).cast().fight()
+    table.do("gm", "trinity.set_band", character="Aria", opponent="Ghoul", band="long")
+    _second_fight(table)
+    assert _bands(table)[("Aria", "Ghoul")] == "long" and _bands(table)[("Brick", "Cultist")] == "long"
+
+
 @pytest.mark.rule("TC-B-1")
 def test_TC_B_1_a_set_up_naming_a_stranger_is_refused(table: Table):
     message = table.refused(
