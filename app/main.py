@@ -18,6 +18,7 @@ from app.settings import Settings, get_settings
 from app.store.db import Database
 from app.store.states import StateCache
 from app.web import api, errors, live, maps, pages
+from app.web.guards import BrowserGuard
 from app.web.limits import BodyLimit, StaticCache
 
 
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, upload_bytes=settings.max_upload_bytes)
     app.add_middleware(StaticCache)
+    app.add_middleware(BrowserGuard, public_url=settings.public_url)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(maps.router)

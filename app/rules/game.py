@@ -11,7 +11,7 @@ from app.rules.campaign import commands as campaign_commands
 from app.rules.campaign import reducers as campaign_reducers
 from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
-from app.rules.errors import Forbidden, InputError
+from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
 from app.rules.map import view as map_view
 from app.rules.map.part import PART as MAP
@@ -54,6 +54,17 @@ def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
             r.get("roll", r) for r in rolls if isinstance(r, dict) and isinstance(r.get("roll", r), dict)
         ]
     return [r for r in found if isinstance(r.get("terms"), list)]
+
+
+def _texts(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _texts(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _texts(item)
 
 
 def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -167,7 +178,26 @@ class Game:
             raise Forbidden("Spectators watch the table; they cannot act.")
         if spec.gm_only and not ctx.actor.is_gm:
             raise Forbidden(f"Only the GM can {spec.summary[0].lower()}{spec.summary[1:]}.")
-        return spec.decide(state, command, ctx)
+        try:
+            return spec.decide(state, command, ctx)
+        except RuleError as error:
+            if ctx.actor.is_gm:
+                raise
+            raise self.unseen_as_absent(state, ctx.actor, command, error) from None
+
+    def unseen_as_absent(
+        self, state: CampaignState, viewer: Viewer, command: Command, error: RuleError
+    ) -> RuleError:
+        """A refusal never names what the asker cannot see: an unseen character is as good as absent."""
+        seen = self.as_seen_by(state, viewer)
+        unseen = [p for p in seen.participants if p.hidden and p.id not in viewer.participants]
+        if not any(p.name in error.message for p in unseen):
+            return error
+        refs = {p.id for p in unseen} | {p.name.casefold() for p in unseen}
+        named = next((v for v in _texts(command.model_dump()) if v.casefold() in refs or v in refs), None)
+        return RuleError(
+            f"There is no character {quoted(named)}." if named else "There is no such character."
+        )
 
     def evolve(self, state: CampaignState | None, event: Event) -> CampaignState:
         if event.type == "campaign.created":

@@ -138,8 +138,11 @@ class Command(BaseModel):
 
     @field_validator("command_id", mode="before")
     @classmethod
-    def _blank_id(cls, value: Any) -> Any:
-        return value or None
+    def _text_id(cls, value: Any) -> Any:
+        # An id that is not text would silently turn idempotency off: refuse it instead.
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError("a command_id is a piece of text, such as a UUID; leave it out for none")
+        return value
 
 
 @dataclass(frozen=True)
@@ -345,7 +348,29 @@ def explain_errors(errors: list[Any], prefix: str = "") -> str:
     return f"{prefix}{sentence[0].upper()}{sentence[1:]}." if sentence else f"{prefix}Invalid input."
 
 
+MAX_DEPTH = 32  # nesting a command may have (set-ups are a few levels deep)
+
+
+def check_json(value: Any, depth: int = 0) -> None:
+    """Refuse what could be stored but not read back: text that is not Unicode, nesting past reason."""
+    if depth > MAX_DEPTH:
+        raise InputError(f"The command is nested more than {MAX_DEPTH} levels deep.")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InputError("The command holds text that is not valid Unicode (a lone surrogate).") from None
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            check_json(key, depth + 1)
+            check_json(item, depth + 1)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            check_json(item, depth + 1)
+
+
 def parse_command(spec: CommandSpec, payload: Mapping[str, Any]) -> Command:
+    check_json(payload)
     try:
         return spec.model.model_validate(dict(payload))
     except ValidationError as error:

@@ -214,6 +214,7 @@ def test_the_house_rules_card_explains_each_older_ruling_and_switches_it_on(clie
         ("tote", "double_six", "twice Base Damage"),
         ("trinity", "stress_reset_from_limit", "face your demons sets stress to limit - 1"),
     ):
+        client.cookies.clear()
         table = Table.create(client, system=system, dice="manual")
         gm = _as(client, table, table.gm.token)
         page = gm.get(f"/c/{table.id}/gm").text

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from tests.helpers import Table
 
+BROWSER = {"Origin": "http://testserver"}  # what a browser sends with every form it posts
+
 
 def _cookie_client(client, table: Table, token: str):
     client.cookies.clear()
@@ -29,14 +31,14 @@ def test_each_seat_gets_its_page_and_forms_run_commands(client, table: Table):
     r = gm.post(
         f"/c/{table.id}/commands",
         data={"type": "generic.pool.adjust", "pool": "Nope", "delta": "1"},
-        headers={"HX-Request": "true"},
+        headers={"HX-Request": "true", "Origin": "http://testserver"},
     )
     assert r.status_code == 409 and "There is no pool" in r.text and "<span" in r.text
     # Without JavaScript: post, then back to the page.
     r = gm.post(
         f"/c/{table.id}/commands",
         data={"type": "generic.roll", "expression": "1d6", "dice": "4"},
-        headers={"Referer": f"http://testserver/c/{table.id}/gm"},
+        headers={"Referer": f"http://testserver/c/{table.id}/gm", "Origin": "http://testserver"},
         follow_redirects=False,
     )
     assert r.status_code == 303
@@ -52,14 +54,19 @@ def test_joining_by_the_invite_page_and_landing(client, table: Table):
     client.cookies.clear()
     assert "Start a campaign" in client.get("/").text
     assert client.get(f"/c/{table.id}/join/{table.invite}").status_code == 200
-    r = client.post(f"/c/{table.id}/join/{table.invite}", data={"name": "Cleo"}, follow_redirects=False)
+    r = client.post(
+        f"/c/{table.id}/join/{table.invite}", data={"name": "Cleo"}, headers=BROWSER, follow_redirects=False
+    )
     assert r.status_code == 303 and r.headers["location"].endswith("/play")
     assert "Test table" in client.get("/").text  # "your tables" remembers it
     r = client.post(
-        "/join", data={"link": f"http://x/c/{table.id}/join/{table.invite}"}, follow_redirects=False
+        "/join",
+        data={"link": f"http://x/c/{table.id}/join/{table.invite}"},
+        headers=BROWSER,
+        follow_redirects=False,
     )
     assert r.headers["location"] == f"/c/{table.id}/join/{table.invite}"
-    bad = client.post("/join", data={"link": "hello"}, headers={"Accept": "text/html"})
+    bad = client.post("/join", data={"link": "hello"}, headers={"Accept": "text/html", **BROWSER})
     assert bad.status_code == 422 and "invite link" in bad.text
     missing = client.get("/c/nope/gm", headers={"Accept": "text/html"})
     assert missing.status_code == 401 and "<html" in missing.text

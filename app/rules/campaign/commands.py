@@ -246,11 +246,13 @@ def update_encounter(
         changes["notes"] = cmd.notes
     if not changes:
         raise RuleError("Nothing to change.")
+    # The GM's alone: it may carry notes, set-ups and hidden characters' ids. The players see what
+    # changed through their own views (the name, the characters they may see).
     return [
         NewEvent(
             type="campaign.encounter_updated",
             data={"encounter": e.id, "changes": changes},
-            audience="gm" if e.status == "prepared" else "all",
+            audience="gm",
             encounter=e.id,
         )
     ]

@@ -149,15 +149,16 @@ def test_snapshots_round_trip_and_undo_replays():
 
 
 def test_a_player_acts_only_for_their_own_characters():
-    """Ben cannot move Aria."""
-    from app.rules.errors import Forbidden
+    """Ben cannot move Aria; with no character of his own he cannot even see her, so she is not there."""
+    from app.rules.errors import RuleError
 
     t = Table()
     t.add("Aria", "ann", uses_deck=False)
     t.board("hallway")
     t.place("Aria", "west")
     t.start("Aria")
-    t.refused("ben", "triptycho.move", error=Forbidden, participant="Aria", to="middle")
+    error = t.refused("ben", "triptycho.move", error=RuleError, participant="Aria", to="middle")
+    assert "There is no character" in str(error) and "Aria" in str(error)
 
 
 # --- docs and rule coverage ----------------------------------------------------------------------------
