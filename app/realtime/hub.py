@@ -223,7 +223,12 @@ class Room:
             since = others if conn.fmt != "json" else conn.seq if others is None else min(conn.seq, others)
             snap = await self._load(since)
             self.conns.add(conn)
-            if conn.seq >= snap.state.seq and conn.fmt == "html":
+            if conn.seq > snap.state.seq:
+                # A page from a future this table no longer has (a restored backup, another database):
+                # bring it to today with everything, rather than wait for a seq that will mean otherwise.
+                conn.seq = snap.state.seq - 1 if conn.fmt == "html" else snap.state.seq
+                conn.synced_key = None
+            elif conn.seq == snap.state.seq and conn.fmt == "html":
                 # The page is as new as the state: it shows the render of this view, if there is one.
                 conn.seq = snap.state.seq
                 key = conn.key(snap.state)

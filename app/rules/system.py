@@ -349,6 +349,8 @@ def explain_errors(errors: list[Any], prefix: str = "") -> str:
 
 
 MAX_DEPTH = 32  # nesting a command may have (set-ups are a few levels deep)
+# Control characters other than line breaks and tabs: PostgreSQL cannot store a NUL, and none is text.
+CONTROL = frozenset(chr(c) for c in (*range(0, 9), 11, 12, *range(14, 32), 127))
 
 
 def check_json(value: Any, depth: int = 0) -> None:
@@ -360,6 +362,8 @@ def check_json(value: Any, depth: int = 0) -> None:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise InputError("The command holds text that is not valid Unicode (a lone surrogate).") from None
+        if any(c in CONTROL for c in value):
+            raise InputError("The command holds a control character (such as NUL): take it out.")
     elif isinstance(value, Mapping):
         for key, item in value.items():
             check_json(key, depth + 1)

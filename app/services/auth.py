@@ -50,8 +50,8 @@ def same(a: str, b: str) -> bool:
 
 
 def seat_for(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None:
-    if not token or len(token) > 200:
-        return None
+    if not token or len(token) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in campaign_id + token):
+        return None  # a NUL names no seat, and PostgreSQL could not even look for it
     query = (
         select(Seat.id, Seat.role, Seat.name, Campaign.system)
         .join(Campaign, Campaign.id == Seat.campaign_id)

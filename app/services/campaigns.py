@@ -10,7 +10,7 @@ from sqlalchemy import select, update
 
 from app.rules import registry
 from app.rules.errors import Forbidden, InputError, RuleError
-from app.rules.system import NewEvent
+from app.rules.system import CONTROL, NewEvent
 from app.services import commands
 from app.services.auth import SeatAuth, hash_token, new_code, new_id, new_token, same
 from app.services.context import Fray
@@ -41,6 +41,8 @@ class NewCampaign:
 def clean_name(
     name: str | None, what: str = "Your name", default: str | None = None, limit: int = NAME_MAX
 ) -> str:
+    if any(c in CONTROL for c in name or ""):
+        raise InputError(f"{what} holds a control character (such as NUL): take it out.")
     text = " ".join((name or "").split())
     if not text and default:
         return default
@@ -112,6 +114,7 @@ def join(fray: Fray, campaign_id: str, code: str, name: str | None, role: str = 
     """Take a seat with an invite (player) or spectator code; the join is an event everyone sees."""
     default = "Table" if role == "spectator" else None
     name = clean_name(name, default=default)
+    clean_name(code, what="The invite code", limit=200)  # a NUL here would reach the database
     seat_id, token = new_id(), new_token()
     return commands.retrying(lambda: _join(fray, campaign_id, code, name, role, seat_id, token))
 

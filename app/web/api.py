@@ -12,6 +12,8 @@ from app.rules import registry
 from app.services import campaigns, commands, reads
 from app.web.deps import FrayDep, GmDep, SeatDep, base_url, set_seat_cookie
 
+MAX_SEQ = 2**53  # beyond any log; larger numbers would overflow the database's integers
+
 router = APIRouter(prefix="/api", tags=["api"])
 
 
@@ -132,7 +134,7 @@ async def events(
     campaign_id: str,
     seat: SeatDep,
     fray: FrayDep,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> dict[str, Any]:
     """Events after `after` that the caller may see (GM-only rolls and hidden characters are left out)."""

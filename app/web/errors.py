@@ -57,6 +57,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, error: StarletteHTTPException):
+        if error.status_code == 400 and error.detail == "There was an error parsing the body":
+            # A body that is not UTF-8 (or not a form) is bad input like any other: the documented 422.
+            return respond(request, 422, "The request body could not be read: send JSON in UTF-8.")
         detail = (
             error.detail
             if isinstance(error.detail, str) and error.detail != _default(error.status_code)

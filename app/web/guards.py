@@ -31,6 +31,11 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+def bad_path(scope: Scope) -> bool:
+    """A path with control characters (a NUL, say) names nothing here, and PostgreSQL cannot store it."""
+    return any(ord(c) < 32 or ord(c) == 127 for c in scope.get("path", ""))
+
+
 def cross_site(scope: Scope, public_url: str | None) -> str | None:
     """Why a write must be refused as cross-site, or None when it may go on."""
     if scope["method"] in SAFE_METHODS:
@@ -66,13 +71,15 @@ class BrowserGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = cross_site(scope, self.public_url)
+        status, refusal = 403, cross_site(scope, self.public_url)
+        if bad_path(scope):
+            status, refusal = 422, "That address holds a control character, so it names nothing here."
         if refusal is not None:
             body = json.dumps({"detail": refusal}).encode()
             await send(
                 {
                     "type": "http.response.start",
-                    "status": 403,
+                    "status": status,
                     "headers": [
                         (b"content-type", b"application/json"),
                         (b"content-length", str(len(body)).encode()),

@@ -42,7 +42,7 @@ def _page_allowed(seat: SeatAuth, page: str, preview: str | None) -> bool:
 async def live(
     ws: WebSocket,
     campaign_id: str,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=2**53)] = 0,
     format: Annotated[Literal["html", "json"], Query()] = "html",
     page: Annotated[Literal["gm", "player", "table"] | None, Query()] = None,
     preview: Annotated[str | None, Query(alias="as", max_length=32)] = None,
@@ -67,20 +67,30 @@ async def live(
         return
     conn = Conn(ws, seat.seat_id, seat.role, page, format, preview)
     await hub.join(campaign_id, conn, after)
-    too_big = False
+    close: tuple[int, str] | None = None
     try:
         while True:
-            text = await ws.receive_text()
-            if len(text.encode()) > fray.settings.max_ws_message_bytes:
-                too_big = True
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            if text is None:  # a binary frame: say what the socket takes, and keep it open
+                _error(conn, 422, "Send text: a command as JSON, or 'ping'.")
+                continue
+            if len(text.encode("utf-8", "surrogatepass")) > fray.settings.max_ws_message_bytes:
+                close = (1009, "That message is too big.")
+                break
+            # The seat is checked on every message: a revoked seat stops acting at once.
+            if await fray.db.run_read(seat_for, fray, campaign_id, token) is None:
+                close = (4401, "This seat was removed from the table.")
                 break
             await _handle(fray, seat, conn, text)
     except WebSocketDisconnect:
         pass
     finally:
         await hub.leave(campaign_id, conn)
-    if too_big:
-        await ws.close(code=1009, reason="That message is too big.")
+    if close is not None:
+        await ws.close(code=close[0], reason=close[1])
 
 
 async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
