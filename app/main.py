@@ -15,7 +15,7 @@ from app.realtime.render import ROOT
 from app.rules import registry
 from app.services.context import Fray
 from app.settings import Settings, get_settings
-from app.store.db import Database
+from app.store.db import Database, claim_sqlite, is_sqlite
 from app.store.states import StateCache
 from app.web import api, errors, live, maps, pages
 from app.web.guards import BrowserGuard
@@ -35,6 +35,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if is_sqlite(settings.database_url) and settings.broker_url.startswith("memory"):
+            app.state.sqlite_claim = claim_sqlite(settings.database_url)
         fray.broker.on_signal = hub.signal
         await fray.broker.start(hub.notify, hub.resync)
         yield

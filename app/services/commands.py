@@ -75,7 +75,7 @@ def execute(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandRe
 
 def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command: Command) -> CommandResult:
     cid = seat.campaign_id
-    with fray.db.write() as session:
+    with fray.db.write(cid) as session:
         state = fray.states.current(session, game, cid)
         if command.command_id:
             found = log.batch_of(session, cid, command.command_id)

@@ -8,7 +8,7 @@ from contextlib import contextmanager, nullcontext
 from typing import Any, TypeVar
 
 from anyio import to_thread
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session
@@ -101,8 +101,13 @@ class Database:
             yield session
 
     @contextmanager
-    def write(self) -> Iterator[Session]:
+    def write(self, campaign_id: str | None = None) -> Iterator[Session]:
+        """A write transaction. Given a campaign, PostgreSQL writers of that campaign take turns on an
+        advisory lock held to the commit, so eight players acting at once queue instead of racing for
+        the same seq and running out of retries; other campaigns write in parallel."""
         with self._one_writer, Session(self._writer, expire_on_commit=False) as session, session.begin():
+            if campaign_id is not None and not self.reads_inline:
+                session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"), {"c": campaign_id})
             yield session
 
     async def run_read(self, read: Callable[..., T], *args: Any) -> T:
@@ -115,3 +120,31 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+def claim_sqlite(url: str) -> Any:
+    """Hold an advisory lock beside a SQLite file while this process serves it with the memory broker.
+
+    A second process on the same file would write to the same log while neither hears the other's
+    changes: half the sockets would go stale. It still starts (a short overlap during a restart is
+    normal) but says loudly what to do. Returns the open lock file (keep it), or None when another holds it.
+    """
+    import fcntl
+    import logging
+
+    path = make_url(url).database
+    if not path or path == ":memory:":
+        return True
+    handle = open(f"{path}.serving", "a")  # noqa: SIM115 (held for the life of the process)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        logging.getLogger("fray").warning(
+            "Another Fray process is already serving %s with the in-memory broker. Its sockets will not "
+            "hear this process's changes, nor this one's its. Run one process, or give every process "
+            "FRAY_BROKER_URL=redis://host:6379/0 (see docs/deploy.md).",
+            path,
+        )
+        return None
+    return handle

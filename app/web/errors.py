@@ -7,6 +7,7 @@ import logging
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.realtime.render import render_template
@@ -70,6 +71,14 @@ def install(app: FastAPI) -> None:
         )
         for key, value in (getattr(error, "headers", None) or {}).items():
             response.headers[key] = value
+        return response
+
+    @app.exception_handler(OperationalError)
+    async def database_away(request: Request, error: OperationalError):
+        # The database restarting or unreachable: nothing was written, and trying again will work.
+        logger.warning("database unavailable on %s %s: %s", request.method, request.url.path, error)
+        response = respond(request, 503, "The database is not answering right now; try again in a moment.")
+        response.headers["Retry-After"] = "2"
         return response
 
     @app.exception_handler(Exception)

@@ -60,3 +60,37 @@ def test_the_same_command_id_twice_makes_one_event(table: Table):
     stolen = table.send(table.gm, "generic.pool.adjust", pool="Good Karma", delta=1, command_id=command_id)
     assert stolen.status_code == 409
     assert "already used" in stolen.json()["detail"]
+
+
+def test_eight_players_writing_at_once_all_get_through(live_server, live_http):
+    """Issue 16, item 10: on PostgreSQL (the second pass) writers of one campaign take turns rather than
+    race for the seq and run out of retries; every command is applied exactly once."""
+    table = Table.create(live_http)
+    seats = [table.join(f"P{i}") for i in range(8)]
+    table.ok(table.gm, "generic.pool.create", name="Gold", value=0, min=None)
+    barrier = threading.Barrier(len(seats))
+    statuses: list[int] = []
+
+    def spend(seat) -> None:
+        with httpx.Client(base_url=live_server.url, timeout=30) as http:
+            barrier.wait()
+            for _ in range(6):
+                r = http.post(
+                    f"/api/campaigns/{table.id}/commands",
+                    headers=seat.auth,
+                    json={
+                        "command_id": uuid.uuid4().hex,
+                        "type": "generic.pool.adjust",
+                        "pool": "Gold",
+                        "delta": 1,
+                    },
+                )
+                statuses.append(r.status_code)
+
+    threads = [threading.Thread(target=spend, args=(s,)) for s in seats]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert statuses == [200] * 48
+    assert pool(table.view(table.gm), "Gold")["value"] == 48
