@@ -1,4 +1,4 @@
-"""`fray serve | db upgrade | demo`."""
+"""`fray serve | db upgrade | demo | backup`."""
 
 from __future__ import annotations
 
@@ -62,6 +62,24 @@ def db_upgrade() -> None:
     settings = get_settings()
     upgrade(settings.database_url)
     typer.echo(f"Database is up to date: {settings.database_url}")
+
+
+@cli.command()
+def backup(
+    path: str = typer.Argument(..., help="Where to write the copy (a new file)."),
+    force: bool = typer.Option(False, help="Replace the file at PATH if there is one."),
+) -> None:
+    """Copy the SQLite database while the server runs (consistent; for PostgreSQL use pg_dump)."""
+    from pathlib import Path
+
+    from app.store.backup import BackupError, backup_sqlite
+
+    try:
+        size = backup_sqlite(get_settings().database_url, Path(path), force)
+    except BackupError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"Backed up to {path} ({size / 1024 / 1024:.1f} MB).")
 
 
 @cli.command()

@@ -1,0 +1,66 @@
+"""`fray backup PATH`: a consistent copy of a SQLite database taken while commands keep running."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from app.cli import cli
+from app.settings import get_settings
+from tests.helpers import Table
+
+
+def _dense(path: Path) -> tuple[int, bool]:
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        seqs = [row[0] for row in db.execute("SELECT seq FROM event ORDER BY campaign_id, seq")]
+        campaigns = db.execute("SELECT COUNT(DISTINCT campaign_id) FROM event").fetchone()[0]
+    return len(seqs), campaigns == 1 and seqs == list(range(1, len(seqs) + 1))
+
+
+def test_an_online_backup_while_commands_run_is_whole_and_consistent(
+    client, db_path: Path, tmp_path, monkeypatch
+):
+    table = Table.create(client)
+    table.ok(table.gm, "generic.pool.create", name="Gold", value=0, min=None)
+    stop = threading.Event()
+
+    def play() -> None:
+        while not stop.is_set():
+            table.ok(table.gm, "generic.pool.adjust", pool="Gold", delta=1)
+
+    monkeypatch.setenv("FRAY_DATABASE_URL", f"sqlite:///{db_path}")
+    get_settings.cache_clear()
+    runner = CliRunner()
+    player = threading.Thread(target=play)
+    player.start()
+    try:
+        copies = []
+        for i in range(4):
+            target = tmp_path / f"backup-{i}.db"
+            result = runner.invoke(cli, ["backup", str(target)])
+            assert result.exit_code == 0, result.output
+            assert "Backed up to" in result.output
+            copies.append(_dense(target))
+    finally:
+        stop.set()
+        player.join()
+        get_settings.cache_clear()
+    assert all(dense for _, dense in copies)  # every copy is a whole log: seq 1..N, no gap
+    assert copies[-1][0] >= copies[0][0] > 0
+    again = runner.invoke(
+        cli, ["backup", str(tmp_path / "backup-0.db")], env={"FRAY_DATABASE_URL": f"sqlite:///{db_path}"}
+    )
+    assert again.exit_code == 2 and "already exists" in again.output
+    get_settings.cache_clear()
+
+
+def test_backup_of_postgresql_points_to_pg_dump(tmp_path):
+    result = CliRunner().invoke(
+        cli, ["backup", str(tmp_path / "x.db")], env={"FRAY_DATABASE_URL": "postgresql://u@h/db"}
+    )
+    get_settings.cache_clear()
+    assert result.exit_code == 2 and "pg_dump" in result.output
