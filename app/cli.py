@@ -1,4 +1,4 @@
-"""`fray serve | db upgrade | demo | backup`."""
+"""`fray serve | db upgrade | demo | backup | export | import`."""
 
 from __future__ import annotations
 
@@ -80,6 +80,66 @@ def backup(
         typer.echo(str(error), err=True)
         raise typer.Exit(2) from None
     typer.echo(f"Backed up to {path} ({size / 1024 / 1024:.1f} MB).")
+
+
+def _offline_fray():
+    """The services without a server: for the commands that read or write a campaign directly."""
+    from app.realtime.broker import MemoryBroker
+    from app.services.context import Fray
+    from app.store.db import Database
+    from app.store.migrate import upgrade
+
+    settings = get_settings()
+    upgrade(settings.database_url)
+    return Fray(settings=settings, db=Database(settings.database_url), broker=MemoryBroker())
+
+
+@cli.command("export")
+def export_campaign(
+    campaign_id: str = typer.Argument(..., help="The campaign's id (from its address: /c/ID/...)."),
+    output: str = typer.Option(..., "-o", "--output", help="The file to write, e.g. table.fray.json.gz."),
+) -> None:
+    """Write a campaign (its log, seats and images) to one file, to keep or to move to another server."""
+    from pathlib import Path
+
+    from app.rules.errors import RuleError
+    from app.services import transfer
+
+    try:
+        data = transfer.export(_offline_fray(), campaign_id)
+    except RuleError as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    Path(output).write_bytes(data)
+    typer.echo(f"Exported {campaign_id} to {output} ({len(data) / 1024:.1f} KB).")
+
+
+@cli.command("import")
+def import_campaign(
+    file: str = typer.Argument(..., help="A file made by `fray export` or the GM's Download a backup."),
+    keep_seats: bool = typer.Option(False, help="Keep every seat's link valid (moving to a new server)."),
+    base_url: str = typer.Option(
+        "http://127.0.0.1:8000", help="Where the server is reached, for the GM link."
+    ),
+) -> None:
+    """Create a campaign from an export: the same id when it is free; the last line printed is the id."""
+    from pathlib import Path
+
+    from app.rules.errors import RuleError
+    from app.services import transfer
+
+    try:
+        done = transfer.import_campaign(_offline_fray(), Path(file).read_bytes(), keep_seats)
+    except (RuleError, OSError) as error:
+        typer.echo(str(error), err=True)
+        raise typer.Exit(2) from None
+    if not done.same_id:
+        typer.echo("That campaign id is taken here, so the copy has a new one.")
+    typer.echo(f"Imported {done.events} events.")
+    if done.gm_token:
+        link = f"{base_url.rstrip('/')}/c/{done.campaign_id}/seat/{done.gm_token}"
+        typer.echo(f"GM link (the old seat links no longer work): {link}")
+    typer.echo(done.campaign_id)
 
 
 @cli.command()

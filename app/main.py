@@ -17,7 +17,7 @@ from app.services.context import Fray
 from app.settings import Settings, get_settings
 from app.store.db import Database, claim_sqlite, is_sqlite
 from app.store.states import StateCache
-from app.web import api, errors, live, maps, pages
+from app.web import api, backups, errors, live, maps, pages
 from app.web.guards import BrowserGuard
 from app.web.limits import BodyLimit, StaticCache
 
@@ -52,9 +52,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(StaticCache)
     app.add_middleware(BrowserGuard, public_url=settings.public_url)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    app.include_router(api.router)
-    app.include_router(maps.router)
-    app.include_router(live.router)
-    app.include_router(pages.router)
+    for module in (api, maps, backups, live, pages):
+        app.include_router(module.router)
     app.add_api_route("/healthz", lambda: {"status": "ok"}, methods=["GET"], tags=["health"])
     return app

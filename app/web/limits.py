@@ -12,8 +12,10 @@ class BodyTooLarge(Exception):
 
 
 def _upload_path(path: str) -> bool:
-    """Image uploads: `/api/campaigns/{id}/assets`."""
+    """Files: image uploads (`/api/campaigns/{id}/assets`) and campaign imports."""
     parts = path.strip("/").split("/")
+    if path in ("/import", "/api/campaigns/import"):
+        return True
     return len(parts) == 4 and parts[0] == "api" and parts[1] == "campaigns" and parts[3] == "assets"
 
 
@@ -63,7 +65,7 @@ class BodyLimit:
 
     async def _refuse(self, send: Send, limit: int, upload: bool) -> None:
         detail = (
-            f"That image is too large: at most {limit / 1024 / 1024:g} MB."
+            f"That file is too large: at most {limit / 1024 / 1024:g} MB."
             if upload
             else f"That request is too large: at most {limit // 1024} KB."
         )

@@ -8,14 +8,14 @@ from urllib.parse import urlsplit
 
 import segno
 from anyio import to_thread
-from fastapi import APIRouter, Form, HTTPException, Path, Query, Request
+from fastapi import APIRouter, File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from app.realtime import render
 from app.rules import registry
 from app.rules.errors import InputError
-from app.services import campaigns, commands, reads
+from app.services import campaigns, commands, reads, transfer
 from app.services.auth import seat_for
 from app.web.deps import (
     COOKIE_PREFIX,
@@ -110,6 +110,20 @@ async def create(
     )
     response = redirect(f"/c/{new.id}/gm")
     set_seat_cookie(response, fray, new.id, new.gm.token)
+    return response
+
+
+@router.post("/import")
+async def import_campaign(
+    fray: FrayDep, file: Annotated[UploadFile, File()], admin_password: Annotated[str, Form()] = ""
+):
+    """A GM brings a campaign from a backup file: it opens on a GM console with a fresh GM link."""
+    campaigns.check_admin(fray, admin_password)
+    raw = await file.read(fray.settings.max_upload_bytes + 1)
+    done = await to_thread.run_sync(transfer.import_campaign, fray, raw, False)
+    response = redirect(f"/c/{done.campaign_id}/gm")
+    if done.gm_token:
+        set_seat_cookie(response, fray, done.campaign_id, done.gm_token)
     return response
 
 

@@ -1,0 +1,50 @@
+"""A campaign as one file: the GM's backup download, and importing one (here or on another server)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from anyio import to_thread
+from fastapi import APIRouter, File, Form, UploadFile
+from fastapi.responses import Response
+from pydantic import BaseModel
+
+from app.services import campaigns, transfer
+from app.web.deps import FrayDep, GmDep
+
+router = APIRouter(prefix="/api", tags=["backups"])
+
+
+@router.get("/campaigns/{campaign_id}/export", response_class=Response)
+async def export_campaign(campaign_id: str, seat: GmDep, fray: FrayDep) -> Response:
+    """The whole campaign as one file (gzip'd JSON: log, seats' hashed tokens, images): a backup, or a
+    move to another server with `fray import` or the home page's Import a campaign."""
+    data = await to_thread.run_sync(transfer.export, fray, campaign_id)
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d")
+    headers = {"Content-Disposition": f'attachment; filename="{campaign_id}-{stamp}.fray.json.gz"'}
+    return Response(data, media_type="application/gzip", headers=headers)
+
+
+class ImportedCampaign(BaseModel):
+    id: str
+    gm_token: str | None
+    same_id: bool
+    events: int
+
+
+@router.post("/campaigns/import", status_code=201, response_model=ImportedCampaign)
+async def import_campaign(
+    fray: FrayDep,
+    file: Annotated[UploadFile, File()],
+    keep_seats: Annotated[bool, Form()] = False,
+    admin_password: Annotated[str | None, Form()] = None,
+) -> ImportedCampaign:
+    """Create a campaign from an export (the same id when it is free). Without `keep_seats`, every seat
+    gets a new token and the reply carries the GM's."""
+    campaigns.check_admin(fray, admin_password)
+    raw = await file.read(fray.settings.max_upload_bytes + 1)
+    done = await to_thread.run_sync(transfer.import_campaign, fray, raw, keep_seats)
+    return ImportedCampaign(
+        id=done.campaign_id, gm_token=done.gm_token, same_id=done.same_id, events=done.events
+    )
