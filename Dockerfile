@@ -2,7 +2,7 @@
 # Fray in one container. `docker compose up -d --build`; see docs/deploy.md.
 
 # --- 1. Front-end files: htmx and its WebSocket extension, at the versions in package-lock.json ---
-FROM node:20-slim AS assets
+FROM node:22-slim AS assets
 WORKDIR /build
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error \

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml  # PyYAML comes with uvicorn[standard]
+import yaml  # PyYAML, a dev dependency
 
 ROOT = Path(__file__).resolve().parents[2]
 
