@@ -215,3 +215,19 @@ def test_bad_set_up_is_refused_with_a_sentence_and_changes_nothing(table: Table)
     assert r.status_code == 403
     after = table.view(table.gm)
     assert after["system"] == before["system"] and after["participants"] == before["participants"]
+
+
+def test_an_npc_brought_in_by_import_is_not_shown_until_a_pc_sees_it(table: Table):
+    """Issue 16, item 3: imported without a place on the tabletop, the NPC is in no PC's sight."""
+    table = Table.create(table.http, system="fivebyfive", dice="manual")
+    ann = table.join("Ann")
+    lurker = {**THUG, "name": "Rooftop Lurker", "kind": "npc"}
+    setup = {**ROOFTOP, "characters": [{**ROOFTOP["characters"][0]}, lurker]}
+    view = table.ok(table.gm, "fivebyfive.import", **setup)["view"]
+    lurker_id = next(p["id"] for p in view["participants"] if p["name"] == "Rooftop Lurker")
+    page = table.http.get(f"/c/{table.id}/play", headers={**ann.auth, "Accept": "text/html"})
+    assert page.status_code == 200
+    seen = json.dumps(table.view(ann)) + json.dumps(table.events(ann)) + page.text
+    assert "Rooftop Lurker" not in seen and lurker_id not in json.dumps(table.view(ann))
+    table.ok(table.gm, "fivebyfive.place", participant=lurker_id, x=6, y=8)  # in plain sight of Aria
+    assert "Rooftop Lurker" in json.dumps(table.view(ann))

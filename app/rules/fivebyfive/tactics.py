@@ -89,11 +89,12 @@ def shown(state: CampaignState, pid: str) -> bool:
 
 
 def out_of_sight(state: CampaignState, pid: str) -> bool:
-    """Fog of war: an NPC standing on the tabletop where no conscious PC can see it."""
+    """Fog of war: an NPC no conscious PC can see: off the tabletop (brought in, not yet placed), or on it
+    where no PC has it in sight."""
     p = state.find_participant(pid)
     if p is None or p.hidden or side_of(p) == "pc" or not settings(state).fog_of_war:
         return False
-    return ext(state).board.token(pid) is not None and not party_sees(state, pid)
+    return ext(state).board.token(pid) is None or not party_sees(state, pid)
 
 
 @dataclass(frozen=True)
