@@ -187,7 +187,12 @@ def _resolve_option(state: CampaignState, f: Fight, viewer: Viewer) -> list[Opti
         bands = hit_odds(state, d.actor, d.target, d.action)
         s = sheet(state, d.actor)
         assert s is not None
-        hint = f"{weapon(s, d.weapon).name} · {_dice_hint(state, d.actor, SKILL_OF[d.action])}"
+        w = weapon(s, d.weapon)
+        # Physical dice: say what a pass may ask for next (TO-H-3: one Effect test for a Bonus or a
+        # double 6; a Critical, under the setting, one per success).
+        per = "success on a Critical" if settings(state).double_six == "critical" else "Bonus or double 6"
+        effect = f" · then {w.effect}d6 Effect dice per {per}" if w.effect else ""
+        hint = f"{w.name} · {_dice_hint(state, d.actor, SKILL_OF[d.action])}{effect}"
     elif d.target and d.action == "intimidate":
         bands = intimidate_odds(state, d.actor, d.target)
         hint = _dice_hint(state, d.actor, "impress")
