@@ -76,15 +76,24 @@ class Conn:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
-            self.close(1013, "Too far behind: reconnecting.")
+            self.close(1013, "Too far behind: reconnecting.", stuck=True)
 
-    def close(self, code: int, reason: str) -> None:
+    def close(self, code: int, reason: str, stuck: bool = False) -> None:
         if self.closed:
             return
         self.closed = True
         # What is still queued is stale for a socket we are closing: drop it so the close goes out now.
         while not self.queue.empty():
             self.queue.get_nowait()
+        close_now = (
+            getattr(self.ws, "scope", {}).get("extensions", {}).get("fray.close_now") if stuck else None
+        )
+        if close_now is not None:
+            # The sender is waiting on a peer that does not read: a queued close would wait behind it.
+            if self.sender is not None:
+                self.sender.cancel()
+            close_now(code, reason)
+            return
         self.queue.put_nowait(Close(code, reason))
 
     async def send_loop(self) -> None:
@@ -326,9 +335,10 @@ class Hub:
         state = self.states.get(campaign_id)
         if room is None or state is None:
             return
+        sender = message.pop("_seat", None)  # the sender draws its own ping: it is not sent back
         text = json.dumps(message)
         for conn in list(room.conns):
-            if signals.visible_to(state, conn.viewer(state), message):
+            if conn.seat_id != sender and signals.visible_to(state, conn.viewer(state), message):
                 conn.push(text)
 
     async def resync(self) -> None:

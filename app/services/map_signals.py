@@ -24,5 +24,5 @@ async def relay(
     _, state = await fray.db.run_read(reads.current, fray, seat)
     name = "GM" if seat.is_gm else state.seat_name(seat.seat_id)
     message = signals.build(state, viewer_of(state), name, payload)
-    await fray.broker.signal(seat.campaign_id, message)
+    await fray.broker.signal(seat.campaign_id, {**message, "_seat": seat.seat_id})
     return message

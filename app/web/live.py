@@ -6,6 +6,7 @@ API takes them (answered with the reply or a sentence saying why not).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated, Literal
 
@@ -21,6 +22,7 @@ from app.web.deps import get_fray, get_hub, same_site, token_of
 
 router = APIRouter()
 
+CLOSE_WAIT = 5.0  # seconds a socket the hub closed has to send its close frame
 PAGE_OF_ROLE = {"gm": "gm", "player": "player", "spectator": "table"}
 
 
@@ -69,7 +71,7 @@ async def live(
     await hub.join(campaign_id, conn, after)
     close: tuple[int, str] | None = None
     try:
-        while True:
+        while not conn.closed:  # a socket the hub closed (too far behind) is not read from again
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
@@ -88,6 +90,9 @@ async def live(
     except WebSocketDisconnect:
         pass
     finally:
+        if conn.closed and conn.sender is not None and not conn.sender.done():
+            # The hub closed it (too far behind): let its close frame go out before leaving.
+            await asyncio.wait([conn.sender], timeout=CLOSE_WAIT)
         await hub.leave(campaign_id, conn)
     if close is not None:
         await ws.close(code=close[0], reason=close[1])

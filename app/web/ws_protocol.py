@@ -21,6 +21,10 @@ from websockets.frames import Frame, Opcode
 from websockets.server import ServerProtocol
 
 SHARED_MESSAGES = 32  # recent distinct messages kept compressed: a room's views of its latest pushes
+# Bytes waiting for a peer that does not read. Past this the peer is dropped: a client that floods pings
+# and never reads their pongs cannot grow the server's memory without end.
+MAX_UNSENT = 512 * 1024
+CLOSE_GRACE = 10.0  # seconds a slow peer has to read its close frame before the connection is cut
 
 
 class SharedDeflate(PerMessageDeflate):
@@ -65,6 +69,52 @@ def deflate() -> ServerPerMessageDeflateFactory:
 
 
 class FrayWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O protocol with shared compression, and limits for peers that stop reading."""
+
+    def _cannot_flush(self) -> bool:
+        if self.transport.get_write_buffer_size() > MAX_UNSENT:
+            self.transport.abort()
+            return True
+        return False
+
+    def data_received(self, data: bytes) -> None:
+        # A peer that does not read what it is sent is not read from either, and past the limit dropped.
+        if not self._cannot_flush():
+            super().data_received(data)
+
+    def handle_ping(self) -> None:
+        if not self._cannot_flush():
+            super().handle_ping()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self.transport.pause_reading()  # stop reading while the socket cannot be written to
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if not self.read_paused:
+            self.transport.resume_reading()
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"]["fray.close_now"] = self.close_now
+
+    def close_now(self, code: int, reason: str) -> None:
+        """Close a socket whose sends are stuck behind a peer that does not read: the close frame goes into
+        the buffer at once, and the connection is cut if the peer has not taken it within the grace."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        self.conn.send_close(code, reason)
+        self.close_sent = True
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.loop.call_later(CLOSE_GRACE, self._cut)
+
+    def _cut(self) -> None:
+        if not self.transport.is_closing():
+            self.transport.abort()
+
     def __init__(self, config: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         if config.ws_per_message_deflate:

@@ -41,3 +41,24 @@ def test_a_slow_socket_is_closed_with_1013_and_its_backlog_dropped():
         assert ws.sent == ["message 0"]
 
     asyncio.run(scenario())
+
+
+def test_on_fray_serve_a_stuck_socket_gets_its_1013_at_once_not_behind_the_stuck_send():
+    """With fray serve's protocol, the close frame goes into the socket's buffer now: a peer that reads
+    late still finds 1013 first, and one that never reads is cut after a grace (app/web/ws_protocol.py)."""
+
+    async def scenario():
+        ws = StuckSocket()
+        closed_now: list[tuple[int, str]] = []
+        ws.scope = {"extensions": {"fray.close_now": lambda code, reason: closed_now.append((code, reason))}}
+        conn = Conn(ws, "seat", "player", "player", "json")  # type: ignore[arg-type]
+        conn.sender = asyncio.create_task(conn.send_loop())
+        conn.push("message 0")
+        await asyncio.sleep(0)  # the sender takes it and gets stuck sending: the gate never opens
+        for i in range(1, QUEUE_LIMIT + 5):
+            conn.push(f"message {i}")
+        await asyncio.sleep(0)
+        assert closed_now == [(1013, "Too far behind: reconnecting.")]
+        assert conn.closed and conn.sender.cancelled() and conn.queue.empty()
+
+    asyncio.run(scenario())

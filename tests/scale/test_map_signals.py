@@ -27,7 +27,7 @@ def test_a_ping_on_one_process_reaches_the_room_on_the_other(shared_apps):
     a, b = shared_apps
     with httpx.Client(base_url=a.url, timeout=10) as on_a, httpx.Client(base_url=b.url, timeout=10) as on_b:
         table = Table.create(on_a)
-        ann = table.join("Ann")
+        ann, ben = table.join("Ann"), table.join("Ben")
         scene, _ = scene_with_image(table)
         start = seq_now(table)
         replace(table, http=on_b).view(ann)  # process B knows the campaign too
@@ -36,11 +36,11 @@ def test_a_ping_on_one_process_reaches_the_room_on_the_other(shared_apps):
             async with (
                 connect(a, table, ann, format="json", after=start) as ann_on_a,
                 connect(b, table, table.gm, format="json", after=start) as gm_on_b,
-                connect(b, table, ann, after=start) as ann_page_on_b,
+                connect(b, table, ben, after=start) as ben_page_on_b,
             ):
                 await asyncio.sleep(0.3)  # both rooms joined
                 await ann_on_a.send(json.dumps({"map.ping": {"x": 50, "y": 60}}))
-                for ws in (gm_on_b, ann_page_on_b):
+                for ws in (gm_on_b, ben_page_on_b):
                     assert await _ping_on(ws) == {"scene": scene, "x": 50.0, "y": 60.0, "by": "Ann"}
 
         run(scenario)
