@@ -94,3 +94,18 @@ def test_eight_players_writing_at_once_all_get_through(live_server, live_http):
         t.join()
     assert statuses == [200] * 48
     assert pool(table.view(table.gm), "Gold")["value"] == 48
+
+
+def test_a_database_that_does_not_answer_is_a_503_with_retry_after():
+    """Issue 16, item 10: while PostgreSQL restarts (here: nothing listens), requests get a 503, not a 500."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+    from tests.conftest import free_port
+
+    url = f"postgresql+psycopg://fray@127.0.0.1:{free_port()}/fray"  # a port nothing listens on
+    with TestClient(create_app(Settings(database_url=url))) as http:
+        r = http.get("/api/campaigns/abc", headers={"Authorization": "Bearer some-token"})
+        assert r.status_code == 503 and "try again" in r.json()["detail"]
+        assert r.headers["retry-after"] == "2"
