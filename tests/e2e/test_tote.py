@@ -82,6 +82,10 @@ def test_two_phones_declare_and_the_gm_resolves_a_round_live(browser, live_serve
     expect(ann_p.locator("#tote-turn")).not_to_contain_text("Declare your action")
     tap_option(gm, "Attack (1) Tahoma")
     expect(ben_p.locator("#tote-turn")).to_contain_text("Declare your action")
+    # Issue 17: what Tahoma can do comes first; what he cannot is folded under one line.
+    visible = ben_p.locator("#tote-turn .tt-options.declare form.tt-option:visible button")
+    assert visible.count() >= 3 and all(visible.nth(i).is_enabled() for i in range(visible.count()))
+    expect(ben_p.locator("#tote-turn .tt-unusable summary")).to_contain_text("more you cannot take now")
     ben_p.screenshot(path=str(artifacts / "tote-phone-declare.png"), full_page=True)
     tap_option(ben_p, "Defend (0)")
     expect(ann_p.locator("#tote-turn")).to_contain_text("Declare your action")
