@@ -10,149 +10,33 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
-
 from app.rules.campaign.state import CampaignState, new_id
 from app.rules.errors import Forbidden, InputError, RuleError
+from app.rules.map.command_models import (
+    AddAsset,
+    CoverFog,
+    CreateScene,
+    Draw,
+    Erase,
+    FogShape,
+    GridIn,
+    MoveToken,
+    OpenScene,
+    PlaceToken,
+    RemoveScene,
+    RemoveToken,
+    RevealFog,
+    SetToken,
+    ShowScene,
+    UpdateScene,
+)
 from app.rules.map.geometry import add_stroke, fogged, snap
-from app.rules.map.state import Diagonals, Drawing, FogOp, Grid, GridType, Scene, Token
-from app.rules.system import Command, Ctx, Frozen, NewEvent, audience_of, command_table
+from app.rules.map.state import Drawing, FogOp, Grid, Scene, Token
+from app.rules.system import Ctx, NewEvent, audience_of, command_table
 
-Coordinate = Field(ge=-1_000_000, le=1_000_000)
 MAX_FOG_STROKES = 400
 MAX_TOKENS = 500
 MAX_SCENES = 100
-COLOR = r"^#[0-9a-fA-F]{6}$"
-
-
-class GridIn(Frozen):
-    type: GridType = "square"
-    size: float = Field(default=70.0, gt=4, le=2000)
-    offset: tuple[float, float] = (0.0, 0.0)
-    unit: str = Field(default="ft", max_length=12)
-    per_cell: float = Field(default=5.0, gt=0, le=100000)
-    diagonals: Diagonals = "5-5-5"
-
-    model_config = Frozen.model_config | {"extra": "forbid", "allow_inf_nan": False}
-
-
-class AddAsset(Command):
-    type: Literal["map.asset.add"] = "map.asset.add"
-    asset: str = Field(pattern=r"^[0-9a-f]{64}$")
-    name: str = Field(default="", max_length=120)
-    width: int = Field(ge=1, le=100_000)
-    height: int = Field(ge=1, le=100_000)
-
-
-class CreateScene(Command):
-    type: Literal["map.scene.create"] = "map.scene.create"
-    name: str = Field(min_length=1, max_length=60)
-    asset: str | None = None
-    grid: GridIn = GridIn()
-    width: int | None = Field(default=None, ge=100, le=20000)  # a blank scene's size, in pixels
-    height: int | None = Field(default=None, ge=100, le=20000)
-    show: bool = False
-
-
-class UpdateScene(Command):
-    type: Literal["map.scene.update"] = "map.scene.update"
-    scene: str
-    name: str | None = Field(default=None, min_length=1, max_length=60)
-    asset: str | None = None
-    grid: GridIn | None = None
-    player_moves: bool | None = None
-
-
-class ShowScene(Command):
-    type: Literal["map.scene.show"] = "map.scene.show"
-    scene: str | None  # None: show the players no map
-
-
-class OpenScene(Command):
-    type: Literal["map.scene.open"] = "map.scene.open"
-    scene: str
-
-
-class RemoveScene(Command):
-    type: Literal["map.scene.remove"] = "map.scene.remove"
-    scene: str
-
-
-class PlaceToken(Command):
-    type: Literal["map.token.place"] = "map.token.place"
-    scene: str
-    x: float = Coordinate
-    y: float = Coordinate
-    participant: str | None = None
-    label: str | None = Field(default=None, min_length=1, max_length=40)
-    color: str = Field(default="#3d7dd8", pattern=COLOR)
-    size: float = Field(default=1.0, gt=0, le=20)
-    hidden: bool = False
-    free: bool = False  # place exactly here rather than in the middle of the cell
-
-
-class MoveToken(Command):
-    type: Literal["map.token.move"] = "map.token.move"
-    token: str
-    x: float = Coordinate
-    y: float = Coordinate
-    free: bool = False
-
-
-class RemoveToken(Command):
-    type: Literal["map.token.remove"] = "map.token.remove"
-    token: str
-
-
-class SetToken(Command):
-    type: Literal["map.token.set"] = "map.token.set"
-    token: str
-    hidden: bool | None = None
-    locked: bool | None = None
-    size: float | None = Field(default=None, gt=0, le=20)
-    color: str | None = Field(default=None, pattern=COLOR)
-    label: str | None = Field(default=None, min_length=1, max_length=40)
-
-
-class FogShape(Command):
-    scene: str
-    rect: tuple[float, float, float, float] | None = None
-    polygon: tuple[tuple[float, float], ...] | None = Field(default=None, min_length=3, max_length=200)
-
-    @field_validator("rect")
-    @classmethod
-    def _positive(cls, rect: tuple[float, float, float, float] | None) -> Any:
-        if rect is not None and (rect[2] <= 0 or rect[3] <= 0):
-            raise ValueError("a rectangle needs a width and a height above 0")
-        return rect
-
-    @model_validator(mode="after")
-    def _one_shape(self) -> FogShape:
-        if self.rect is not None and self.polygon is not None:
-            raise ValueError("give a rect or a polygon, not both")
-        return self
-
-
-class CoverFog(FogShape):
-    type: Literal["map.fog.cover"] = "map.fog.cover"
-
-
-class RevealFog(FogShape):
-    type: Literal["map.fog.reveal"] = "map.fog.reveal"
-
-
-class Draw(Command):
-    type: Literal["map.draw"] = "map.draw"
-    scene: str
-    points: tuple[tuple[float, float], ...] = Field(min_length=2, max_length=500)
-    color: str = Field(default="#e4572e", pattern=COLOR)
-    closed: bool = False
-
-
-class Erase(Command):
-    type: Literal["map.erase"] = "map.erase"
-    scene: str
-    drawing: str | None = None  # None: every drawing on the scene
 
 
 # --- look-ups that never name what the asker may not see -------------------------------------
