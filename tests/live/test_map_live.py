@@ -44,6 +44,13 @@ async def _silent(ws, wanted, wait: float = 0.6) -> None:
         return
 
 
+async def _joined(*sockets) -> None:
+    """Each socket is in its room: its handler answers a ping only after joining (no race with a relay)."""
+    for ws in sockets:
+        await ws.send("ping")
+        await _until(ws, lambda m: '"pong"' in m or 'id="live-seq"' in m, timeout=15)
+
+
 def _seq(table: Table) -> int:
     return table.view(table.gm)["campaign"]["seq"]
 
@@ -82,6 +89,7 @@ def test_pings_reach_the_room_but_never_a_player_for_a_spot_under_fog(live_serve
             _connect(live_server, table, ann, format="json", after=start) as ann_ws,
             _connect(live_server, table, ben, after=start) as ben_page,
         ):
+            await _joined(gm_ws, ann_ws, ben_page)
             await ann_ws.send(json.dumps({"map.ping": {"x": 40, "y": 50}}))
             for ws in (gm_ws, ben_page):
                 ping = json.loads((await _until(ws, is_ping))[-1])["map.ping"]
@@ -112,6 +120,7 @@ def test_only_the_gm_shares_the_ruler_and_pings_are_rate_limited(live_server, ma
             _connect(live_server, table, table.gm, format="json", after=start) as gm_ws,
             _connect(live_server, table, ann, format="json", after=start) as ann_ws,
         ):
+            await _joined(gm_ws, ann_ws)
             await gm_ws.send(json.dumps({"map.ruler": {"from": [10, 10], "to": [110, 10]}}))
             ruler = json.loads((await _until(ann_ws, lambda m: '"map.ruler"' in m))[-1])["map.ruler"]
             assert ruler["from"] == [10.0, 10.0] and ruler["to"] == [110.0, 10.0]

@@ -38,7 +38,12 @@ def test_a_ping_on_one_process_reaches_the_room_on_the_other(shared_apps):
                 connect(b, table, table.gm, format="json", after=start) as gm_on_b,
                 connect(b, table, ben, after=start) as ben_page_on_b,
             ):
-                await asyncio.sleep(0.3)  # both rooms joined
+                for ws in (ann_on_a, gm_on_b, ben_page_on_b):  # a socket answers a ping once in its room
+                    await ws.send("ping")
+                    while True:
+                        message = await asyncio.wait_for(ws.recv(), 15)
+                        if '"pong"' in message or 'id="live-seq"' in message:
+                            break
                 await ann_on_a.send(json.dumps({"map.ping": {"x": 50, "y": 60}}))
                 for ws in (gm_on_b, ben_page_on_b):
                     assert await _ping_on(ws) == {"scene": scene, "x": 50.0, "y": 60.0, "by": "Ann"}
