@@ -129,7 +129,8 @@ def read_file(raw: bytes) -> dict[str, Any]:
     return document
 
 
-def _events(records: list[dict[str, Any]]) -> list[Any]:
+def events_of(records: list[dict[str, Any]]) -> list[Any]:
+    """A file's event records as the rules read them."""
     from app.rules.system import Event
 
     try:
@@ -152,7 +153,7 @@ def _events(records: list[dict[str, Any]]) -> list[Any]:
 
 def _replay(game: Any, records: list[dict[str, Any]]) -> Any:
     """Replay the log as the game reads it: a log that does not fold is refused before any write."""
-    parsed = _events(records)
+    parsed = events_of(records)
     if [e.seq for e in parsed] != list(range(1, len(parsed) + 1)) or parsed[0].type != "campaign.created":
         raise ImportRefused("That file's log is not whole: its events must run from 1 without a gap.")
     try:

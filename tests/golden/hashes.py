@@ -9,7 +9,7 @@ from typing import Any
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
-from app.rules.system import Event, Viewer
+from app.rules.system import Viewer
 from app.services import transfer
 
 
@@ -28,17 +28,5 @@ def replay_file(raw: bytes) -> tuple[Game, CampaignState]:
     """A recorded export, replayed by today's rules (upcasters included) without any database."""
     document = transfer.read_file(raw)
     game = registry.game(document["campaign"]["system"])
-    events = [
-        Event(
-            seq=e["seq"],
-            type=e["type"],
-            data=e["data"],
-            audience=e.get("audience", "all"),
-            actor=e.get("actor"),
-            encounter=e.get("encounter_id"),
-            batch=e.get("batch", 0),
-            at=e.get("at"),
-        )
-        for e in document["events"]
-    ]
+    events = transfer.events_of(document["events"])
     return game, game.replay(None, events)
