@@ -118,6 +118,12 @@ def system_template(system: str, page: str) -> str | None:
 
 
 @cache
+def system_board(system: str) -> str | None:
+    """A system's own board for the pages' map area (`systems/<key>/_board.html`, macro `frame`)."""
+    return system_template(system, "_board")
+
+
+@cache
 def system_blocks(system: str, page: str) -> tuple[str, ...]:
     name = system_template(system, page)
     return tuple(ENV.get_template(name).blocks) if name else ()
@@ -132,6 +138,7 @@ def render_page(page: str, context: dict[str, Any]) -> str:
         **context,
         "oob": Markup(""),
         "system_template": system_template(context["system"], page),
+        "board_template": system_board(context["system"]),
         "system_assets": system_assets(context["system"]),
     }
     return ENV.get_template(page_template(page)).render(ctx)
@@ -157,7 +164,12 @@ def render_live(page: str, context: dict[str, Any], memo: BlockMemo | None = Non
     With a memo, a block whose inputs match an earlier render (another view's, or this view's before a
     push that did not touch it) is not rendered again.
     """
-    ctx = {**context, "oob": OOB, "system_template": system_template(context["system"], page)}
+    ctx = {
+        **context,
+        "oob": OOB,
+        "system_template": system_template(context["system"], page),
+        "board_template": system_board(context["system"]),
+    }
     slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page]]
     system_name = ctx["system_template"]
     slots += [(system_name, name, f"system:{name}") for name in system_blocks(context["system"], page)]

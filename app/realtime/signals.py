@@ -3,7 +3,8 @@
 They go through the broker to every process's sockets of the campaign, never into the log. Each is
 checked against the sender's seat (a ruler is shared by the GM; a ghost only by who may move the token),
 budgeted per seat, and sent only to viewers who may see every spot it names (never a spot under fog,
-never a scene the players are not shown).
+never a scene the players are not shown). A ping may name a spot of the game's own board instead of the
+scene (Triptycho's sections, 5x5's tabletop): then the game says who sees that spot.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import Forbidden, InputError, RuleError
 from app.rules.map.view import may_see_point, may_see_token
@@ -73,10 +75,31 @@ def _point(value: Any, what: str) -> tuple[float, float]:
     raise InputError(f"The {what} needs x and y as numbers.")
 
 
+def _board_spot(state: CampaignState, viewer: Viewer, x: float, y: float) -> bool | None:
+    """Whether a viewer sees this spot of the game's own board; None when the game has no board now."""
+    spot = registry.game(state.system).system.board_spot
+    return None if spot is None else spot(state, viewer, x, y)
+
+
+def _board_ping(state: CampaignState, viewer: Viewer, name: str, body: dict[str, Any]) -> dict[str, Any]:
+    board = state.system
+    if body.get("board") != board:
+        raise InputError("That board is not this game's: ping the board on your screen.")
+    x, y = _point(body, "ping")
+    seen = _board_spot(state, viewer, x, y)
+    if seen is None:
+        raise RuleError("There is no board on the table to point at.")
+    if not seen:
+        raise RuleError("You cannot ping a spot you cannot see.")
+    return {"map.ping": {"board": board, "x": x, "y": y, "by": name}}
+
+
 def build(state: CampaignState, viewer: Viewer, name: str, payload: dict[str, Any]) -> dict[str, Any]:
     """The message to relay for what a socket sent, or a RuleError saying why not."""
     kind = next(k for k in KINDS if k in payload)
     body = payload[kind]
+    if kind == "map.ping" and isinstance(body, dict) and "board" in body:
+        return _board_ping(state, viewer, name, body)
     scene = state.map.scene(state.map.shown) if not viewer.is_gm else None
     if viewer.is_gm and isinstance(body, dict) and body.get("scene"):
         scene = state.map.scene(str(body["scene"]))
@@ -112,6 +135,8 @@ def visible_to(state: CampaignState, viewer: Viewer, message: dict[str, Any]) ->
     body = message[kind]
     if viewer.is_gm:
         return True
+    if "board" in body:
+        return bool(_board_spot(state, viewer, body["x"], body["y"]))
     if body.get("scene") != state.map.shown:
         return False
     if kind == "map.ghost":

@@ -284,6 +284,9 @@ class SystemPart:
     # Participants this viewer's characters cannot perceive right now (Triptycho's dark sections): the core
     # and generic views treat them as hidden for that viewer, so they leave no trace in its HTML or JSON.
     conceals: Callable[[CampaignState, Viewer], frozenset[str]] | None = None
+    # A system with its own board in the map frame (Triptycho's sections, 5x5's tabletop): whether a viewer
+    # may see a spot of it, so a ping there reaches only them; None from it when no board is on the table.
+    board_spot: Callable[[CampaignState, Viewer, float, float], bool | None] | None = None
     docs: str = ""  # path of the GM's rules page, relative to docs/
     demo: DemoScript | None = None
 

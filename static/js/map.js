@@ -3,8 +3,6 @@
 // The server is the truth: every change is a command, and a live push redraws the map for each viewer.
 (() => {
   "use strict";
-  const views = new Map(); // "scene:page" -> [x, y, w, h], kept across live pushes
-  const TAP = 8; // pixels a pointer may wander and still be a tap
   let tool = "move";
   let selected = null; // token id
   let placing = null; // a tray chip clicked, waiting for a click on the map
@@ -47,10 +45,6 @@
   const signal = (cid, payload) => post(`/api/campaigns/${cid}/signals`, payload);
 
   // --- geometry -------------------------------------------------------------------------------
-  function svgPoint(svg, clientX, clientY) {
-    const p = new DOMPoint(clientX, clientY).matrixTransform(svg.getScreenCTM().inverse());
-    return [p.x, p.y];
-  }
   function hexCell(g, x, y) {
     const r = g.size / Math.sqrt(3);
     const px = x - g.offset[0] - g.size / 2, py = y - g.offset[1] - r;
@@ -79,39 +73,11 @@
     return `${Math.round(d * 10) / 10} ${g.unit}`;
   }
 
-  // --- the view box: pan and zoom ----------------------------------------------------------------
-  function setView(frame, vb) {
-    const W = +frame.dataset.width, H = +frame.dataset.height;
-    const w = Math.min(Math.max(vb[2], W / 20), W * 4), h = (w * vb[3]) / vb[2];
-    const box = [vb[0], vb[1], w, h];
-    views.set(`${frame.dataset.scene}:${frame.dataset.page}`, box);
-    $("svg", frame).setAttribute("viewBox", box.join(" "));
-  }
-  function getView(frame) {
-    return $("svg", frame).getAttribute("viewBox").split(" ").map(Number);
-  }
-  function zoomAt(frame, factor, [x, y]) {
-    const [vx, vy, vw, vh] = getView(frame);
-    setView(frame, [x - (x - vx) * factor, y - (y - vy) * factor, vw * factor, vh * factor]);
-  }
-
-  // --- overlays: pings, rulers, ghosts, shapes being drawn ----------------------------------------
-  const NS = "http://www.w3.org/2000/svg";
-  function el(name, attrs, parent) {
-    const node = document.createElementNS(NS, name);
-    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
+  // --- overlays: rulers, ghosts, shapes being drawn ------------------------------------------------
+  const el = (name, attrs, parent) => window.FrayFrame.el(name, attrs, parent);
   const cellSize = (frame) => JSON.parse(frame.dataset.grid).size;
-  function showPing(frame, x, y, by) {
-    const g = el("g", { class: "ping", transform: `translate(${x} ${y})` }, $(".map-overlay", frame));
-    el("circle", { r: cellSize(frame) * 0.6 }, g);
-    if (by) el("text", { y: -cellSize(frame) * 0.8 }, g).textContent = by;
-    setTimeout(() => g.remove(), 2200);
-  }
   function drawRuler(frame, from, to, id = "ruler-local") {
-    const overlay = $(".map-overlay", frame);
+    const overlay = window.FrayFrame.overlay(frame);
     let g = overlay.querySelector(`[data-ruler="${id}"]`);
     if (!g) g = el("g", { class: "ruler", "data-ruler": id }, overlay);
     g.innerHTML = "";
@@ -121,7 +87,7 @@
     return g;
   }
   function shapeOverlay(frame, kind) {
-    const overlay = $(".map-overlay", frame);
+    const overlay = window.FrayFrame.overlay(frame);
     overlay.querySelectorAll(".shape-draft").forEach((n) => n.remove());
     return el(kind, { class: "shape-draft" }, overlay);
   }
@@ -147,181 +113,163 @@
     );
   }
 
-  // --- gestures ----------------------------------------------------------------------------------
-  function setup(frame) {
-    if (frame.dataset.ready) return;
-    frame.dataset.ready = "1";
-    const svg = $("svg", frame);
-    const kept = views.get(`${frame.dataset.scene}:${frame.dataset.page}`);
-    if (kept) setView(frame, kept);
-    if (selected) select(frame, selected);
-    const pointers = new Map();
-    let gesture = null;
-    let polygon = [];
+  // --- the scene's own gestures, inside the shared frame (static/js/frame.js pans, zooms and pings) --
+  let polygon = [];
+  const clearDrafts = (frame) => frame.querySelectorAll(".shape-draft").forEach((n) => n.remove());
 
-    svg.addEventListener("pointerdown", (e) => {
-      svg.setPointerCapture(e.pointerId);
-      pointers.set(e.pointerId, [e.clientX, e.clientY]);
-      if (pointers.size === 2) {
-        const [a, b] = [...pointers.values()];
-        const mid = svgPoint(svg, (a[0] + b[0]) / 2, (a[1] + b[1]) / 2);
-        if (gesture && gesture.kind === "drag") gesture.token.setAttribute("transform", `translate(${gesture.x0} ${gesture.y0})`);
-        gesture = { kind: "pinch", d0: Math.hypot(a[0] - b[0], a[1] - b[1]), vb0: getView(frame), mid };
-        return;
-      }
-      if (pointers.size > 2) return;
-      const at = svgPoint(svg, e.clientX, e.clientY);
-      const token = e.target.closest(".token");
-      const base = { start: [e.clientX, e.clientY], at, moved: false };
-      if (token && tool === "move") {
-        select(frame, token.dataset.token);
-        if (token.classList.contains("movable")) {
-          gesture = { ...base, kind: "drag", token, x0: +token.dataset.x, y0: +token.dataset.y };
-          return;
-        }
-      }
-      if (tool === "ruler") gesture = { ...base, kind: "ruler" };
-      else if ((tool === "reveal" || tool === "cover") && isGm(frame)) gesture = { ...base, kind: "rect", draft: shapeOverlay(frame, "rect") };
-      else if (tool === "draw" && isGm(frame)) gesture = { ...base, kind: "draw", points: [at], draft: shapeOverlay(frame, "polyline") };
-      else gesture = { ...base, kind: "pan", vb0: getView(frame) };
-    });
-
-    svg.addEventListener("pointermove", (e) => {
-      if (!pointers.has(e.pointerId) || !gesture) return;
-      pointers.set(e.pointerId, [e.clientX, e.clientY]);
-      if (gesture.kind === "pinch" && pointers.size === 2) {
-        const [a, b] = [...pointers.values()];
-        const d = Math.hypot(a[0] - b[0], a[1] - b[1]) || 1;
-        const [vx, vy, vw, vh] = gesture.vb0, f = gesture.d0 / d, [mx, my] = gesture.mid;
-        setView(frame, [mx - (mx - vx) * f, my - (my - vy) * f, vw * f, vh * f]);
-        return;
-      }
-      if (Math.hypot(e.clientX - gesture.start[0], e.clientY - gesture.start[1]) > TAP) gesture.moved = true;
-      if (!gesture.moved) return;
-      const at = svgPoint(svg, e.clientX, e.clientY);
-      if (gesture.kind === "pan") {
-        const scale = gesture.vb0[2] / svg.getBoundingClientRect().width;
-        const [vx, vy, vw, vh] = gesture.vb0;
-        setView(frame, [vx - (e.clientX - gesture.start[0]) * scale, vy - (e.clientY - gesture.start[1]) * scale, vw, vh]);
-      } else if (gesture.kind === "drag") {
-        gesture.token.setAttribute("transform", `translate(${at[0]} ${at[1]})`);
-        gesture.to = at;
-        const now = Date.now();
-        if (!gesture.sent || now - gesture.sent > 150) {
-          gesture.sent = now;
-          signal(campaignOf(frame), { "map.ghost": { token: gesture.token.dataset.token, x: at[0], y: at[1] } });
-        }
-      } else if (gesture.kind === "ruler") {
-        drawRuler(frame, gesture.at, at);
-        gesture.to = at;
-        const now = Date.now();
-        if ($("#map-share-ruler")?.checked && isGm(frame) && (!gesture.sent || now - gesture.sent > 200)) {
-          gesture.sent = now;
-          signal(campaignOf(frame), { "map.ruler": { from: gesture.at, to: at } });
-        }
-      } else if (gesture.kind === "rect") {
-        const [x0, y0] = gesture.at;
-        gesture.rect = [Math.min(x0, at[0]), Math.min(y0, at[1]), Math.abs(at[0] - x0), Math.abs(at[1] - y0)];
-        const [x, y, w, h] = gesture.rect;
-        Object.entries({ x, y, width: w, height: h }).forEach(([k, v]) => gesture.draft.setAttribute(k, v));
-      } else if (gesture.kind === "draw") {
-        gesture.points.push(at);
-        gesture.draft.setAttribute("points", gesture.points.map((p) => p.join(",")).join(" "));
-      }
-    });
-
-    const end = (e) => {
-      pointers.delete(e.pointerId);
-      if (!gesture) return;
-      const g = gesture;
-      if (g.kind === "pinch") { if (pointers.size === 0) gesture = null; return; }
-      gesture = null;
-      const cid = campaignOf(frame), scene = frame.dataset.scene;
-      const at = svgPoint(svg, e.clientX, e.clientY);
-      if (e.type === "pointercancel") {
-        if (g.kind === "drag") g.token.setAttribute("transform", `translate(${g.x0} ${g.y0})`);
-        return;
-      }
-      if (!g.moved) return tap(frame, at, e);
-      if (g.kind === "drag" && g.to) moveToken(frame, g.token, Math.round(g.to[0] * 10) / 10, Math.round(g.to[1] * 10) / 10, e.altKey);
-      else if (g.kind === "ruler") setTimeout(() => $(".map-overlay .ruler", frame)?.remove(), 2500);
-      else if (g.kind === "rect" && g.rect && g.rect[2] > 2 && g.rect[3] > 2) {
-        command(cid, { type: tool === "cover" ? "map.fog.cover" : "map.fog.reveal", scene, rect: g.rect.map((v) => Math.round(v)) });
-      } else if (g.kind === "draw" && g.points.length > 1) {
-        command(cid, { type: "map.draw", scene, points: g.points.filter((_, i) => i % 2 === 0 || i === g.points.length - 1).map((p) => p.map(Math.round)) });
-      }
-      frame.querySelectorAll(".shape-draft").forEach((n) => n.remove());
-    };
-    svg.addEventListener("pointerup", end);
-    svg.addEventListener("pointercancel", end);
-
-    function tap(frame, at, e) {
-      const cid = campaignOf(frame), scene = frame.dataset.scene;
-      if (placing && isGm(frame)) {
-        command(cid, { type: "map.token.place", scene, x: at[0], y: at[1], free: e.altKey, ...placing });
-        placing = null;
-        return;
-      }
-      if (tool === "polygon" && isGm(frame)) {
-        polygon.push(at.map(Math.round));
-        shapeOverlay(frame, "polygon").setAttribute("points", polygon.map((p) => p.join(",")).join(" "));
-        return;
-      }
-      if (e.target.closest(".token")) return;
-      select(frame, null);
-      if (tool === "ping" || tool === "move") {
-        showPing(frame, at[0], at[1]);
-        signal(cid, { "map.ping": { x: at[0], y: at[1] } });
-      }
+  function claim(frame, e, at) {
+    const cid = campaignOf(frame), scene = frame.dataset.scene;
+    const token = e.target.closest(".token");
+    if (token && tool === "move") {
+      select(frame, token.dataset.token);
+      if (!token.classList.contains("movable")) return null;
+      const x0 = +token.dataset.x, y0 = +token.dataset.y;
+      let to = null, sent = 0;
+      return {
+        move(p) {
+          token.setAttribute("transform", `translate(${p[0]} ${p[1]})`);
+          to = p;
+          if (Date.now() - sent > 150) {
+            sent = Date.now();
+            signal(cid, { "map.ghost": { token: token.dataset.token, x: p[0], y: p[1] } });
+          }
+        },
+        end(_, ev) { if (to) moveToken(frame, token, Math.round(to[0] * 10) / 10, Math.round(to[1] * 10) / 10, ev.altKey); },
+        cancel() { token.setAttribute("transform", `translate(${x0} ${y0})`); },
+      };
     }
+    if (tool === "ruler") {
+      let sent = 0;
+      return {
+        move(p) {
+          drawRuler(frame, at, p);
+          if ($("#map-share-ruler")?.checked && isGm(frame) && Date.now() - sent > 200) {
+            sent = Date.now();
+            signal(cid, { "map.ruler": { from: at, to: p } });
+          }
+        },
+        end() { setTimeout(() => window.FrayFrame.overlay(frame).querySelector(".ruler")?.remove(), 2500); },
+      };
+    }
+    if ((tool === "reveal" || tool === "cover") && isGm(frame)) {
+      const draft = shapeOverlay(frame, "rect");
+      let rect = null;
+      return {
+        move(p) {
+          rect = [Math.min(at[0], p[0]), Math.min(at[1], p[1]), Math.abs(p[0] - at[0]), Math.abs(p[1] - at[1])];
+          const [x, y, width, height] = rect;
+          Object.entries({ x, y, width, height }).forEach(([k, v]) => draft.setAttribute(k, v));
+        },
+        end() {
+          clearDrafts(frame);
+          if (rect && rect[2] > 2 && rect[3] > 2) {
+            command(cid, { type: tool === "cover" ? "map.fog.cover" : "map.fog.reveal", scene, rect: rect.map((v) => Math.round(v)) });
+          }
+        },
+        cancel() { clearDrafts(frame); },
+      };
+    }
+    if (tool === "draw" && isGm(frame)) {
+      const draft = shapeOverlay(frame, "polyline"), points = [at];
+      return {
+        move(p) { points.push(p); draft.setAttribute("points", points.map((q) => q.join(",")).join(" ")); },
+        end() {
+          clearDrafts(frame);
+          const kept = points.filter((_, i) => i % 2 === 0 || i === points.length - 1).map((q) => q.map(Math.round));
+          if (kept.length > 1) command(cid, { type: "map.draw", scene, points: kept });
+        },
+        cancel() { clearDrafts(frame); },
+      };
+    }
+    return null; // the frame pans
+  }
 
+  // A tap: place a chip, add a polygon corner, select a token (a player's own opens its actions), or
+  // (returning false) let the frame ping the spot.
+  function tap(frame, at, e, target) {
+    const cid = campaignOf(frame), scene = frame.dataset.scene;
+    if (placing && isGm(frame)) {
+      command(cid, { type: "map.token.place", scene, x: at[0], y: at[1], free: e.altKey, ...placing });
+      placing = null;
+      return true;
+    }
+    if (tool === "polygon" && isGm(frame)) {
+      polygon.push(at.map(Math.round));
+      shapeOverlay(frame, "polygon").setAttribute("points", polygon.map((p) => p.join(",")).join(" "));
+      return true;
+    }
+    const token = target.closest(".token");
+    if (token) {
+      select(frame, token.dataset.token);
+      if (!isGm(frame)) openActions(token);
+      return true;
+    }
+    select(frame, null);
+    return !(tool === "ping" || tool === "move");
+  }
+
+  // On a phone, a tap on one's own token opens what that player may do with it, over the map; it stays
+  // open through live pushes until closed or used.
+  let sheetOpen = null;
+  function openActions(token) {
+    sheetOpen = token.dataset.participant || null;
+    showSheet();
+  }
+  function showSheet() {
+    document.querySelectorAll(".token-sheet").forEach((s) => { s.hidden = s.dataset.participant !== sheetOpen; });
+  }
+  document.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest("[data-close-sheet]")) { sheetOpen = null; showSheet(); }
+  });
+  document.addEventListener("submit", (e) => {
+    if (e.target.closest && e.target.closest(".token-sheet")) sheetOpen = null;
+  });
+
+  function setup(frame, svg) {
+    if (selected) select(frame, selected);
+    showSheet();
     svg.addEventListener("dblclick", (e) => {
       if (tool !== "polygon" || polygon.length < 3) return;
       e.preventDefault();
       command(campaignOf(frame), { type: "map.fog.reveal", scene: frame.dataset.scene, polygon });
       polygon = [];
-      frame.querySelectorAll(".shape-draft").forEach((n) => n.remove());
+      clearDrafts(frame);
     });
-
-    svg.addEventListener("wheel", (e) => {
-      e.preventDefault();
-      zoomAt(frame, e.deltaY > 0 ? 1.15 : 1 / 1.15, svgPoint(svg, e.clientX, e.clientY));
-    }, { passive: false });
-
-    frame.addEventListener("keydown", (e) => {
-      if (e.key === "Escape") {
-        polygon = [];
-        frame.querySelectorAll(".shape-draft").forEach((n) => n.remove());
-        if (gesture && gesture.kind === "drag") gesture.token.setAttribute("transform", `translate(${gesture.x0} ${gesture.y0})`);
-        gesture = null;
-        select(frame, null);
-        return;
-      }
-      const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-      const token = selected && frame.querySelector(`.token[data-token="${selected}"].movable`);
-      if (!arrows[e.key] || !token) return;
-      e.preventDefault();
-      const step = cellSize(frame), [dx, dy] = arrows[e.key];
-      moveToken(frame, token, +token.dataset.x + dx * step, +token.dataset.y + dy * step, false);
-    });
-
     frame.addEventListener("focusin", (e) => {
       const token = e.target.closest && e.target.closest(".token");
       if (token) select(frame, token.dataset.token);
     });
-
     frame.addEventListener("dragover", (e) => { if (isGm(frame)) e.preventDefault(); });
     frame.addEventListener("drop", (e) => {
       const chip = e.dataTransfer.getData("application/x-fray-token");
       if (!chip || !isGm(frame)) return;
       e.preventDefault();
-      const at = svgPoint(svg, e.clientX, e.clientY);
+      const at = window.FrayFrame.point(svg, e.clientX, e.clientY);
       command(campaignOf(frame), { type: "map.token.place", scene: frame.dataset.scene, x: at[0], y: at[1], free: e.altKey, ...JSON.parse(chip) });
     });
+    return {
+      claim: (e, at) => claim(frame, e, at),
+      tap: (at, e, target) => tap(frame, at, e, target),
+      key(e) {
+        if (e.key === "Escape") {
+          polygon = [];
+          clearDrafts(frame);
+          select(frame, null);
+          return;
+        }
+        const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+        const token = selected && frame.querySelector(`.token[data-token="${selected}"].movable`);
+        if (!arrows[e.key] || !token) return;
+        e.preventDefault();
+        const step = cellSize(frame), [dx, dy] = arrows[e.key];
+        moveToken(frame, token, +token.dataset.x + dx * step, +token.dataset.y + dy * step, false);
+      },
+    };
   }
+  window.FrayFrame.register("scene", setup);
 
   // --- the GM's tools outside the frame ----------------------------------------------------------
-  const frameNow = () => $(".page-gm .mapframe") || $(".mapframe");
+  const frameNow = () => $('.page-gm .mapframe[data-kind="scene"]') || $('.mapframe[data-kind="scene"]');
   const gmCampaign = () => $("[ws-connect]")?.getAttribute("ws-connect").split("/")[3].split("?")[0];
 
   function chipPayload(chip) {
@@ -367,6 +315,13 @@
       tool = toolButton.dataset.tool;
       document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b === toolButton)));
       document.body.dataset.mapTool = tool;
+      return;
+    }
+    const stageView = t.closest("[data-stage-view]");
+    if (stageView) {
+      const area = stageView.closest(".map-area");
+      area.dataset.view = stageView.dataset.stageView;
+      sessionStorage.setItem(`fray-stage-${gmCampaign()}`, area.dataset.view);
       return;
     }
     const tab = t.closest(".side-tabs [data-tab]");
@@ -423,20 +378,19 @@
   // Pings, shared rulers and ghosts arrive on the page's socket as JSON, beside the HTML fragments.
   document.addEventListener("htmx:wsBeforeMessage", (e) => {
     const text = e.detail && e.detail.message;
-    if (typeof text !== "string" || !text.startsWith('{"map.')) return;
+    if (typeof text !== "string" || !text.startsWith('{"map.') || text.startsWith('{"map.ping"')) return;
     e.preventDefault();
     const message = JSON.parse(text);
-    const frame = document.querySelector(".mapframe");
+    const frame = document.querySelector('.mapframe[data-kind="scene"]');
     if (!frame) return;
     const [kind, body] = Object.entries(message)[0];
     if (body.scene !== frame.dataset.scene) return;
-    if (kind === "map.ping") showPing(frame, body.x, body.y, body.by);
-    else if (kind === "map.ruler") {
+    if (kind === "map.ruler") {
       const g = drawRuler(frame, body.from, body.to, "shared");
       clearTimeout(g._timer);
       g._timer = setTimeout(() => g.remove(), 2500);
     } else if (kind === "map.ghost") {
-      const overlay = $(".map-overlay", frame);
+      const overlay = window.FrayFrame.overlay(frame);
       let ghost = overlay.querySelector(`[data-ghost="${body.token}"]`);
       if (!ghost) ghost = el("circle", { class: "ghost", "data-ghost": body.token, r: cellSize(frame) * 0.45 }, overlay);
       ghost.setAttribute("cx", body.x);
@@ -446,9 +400,11 @@
     }
   });
 
-  // Live pushes replace the map's block: set up each new frame, keeping its pan and zoom.
-  const setupAll = () => document.querySelectorAll(".mapframe").forEach(setup);
-  new MutationObserver(setupAll).observe(document.documentElement, { childList: true, subtree: true });
-  document.addEventListener("DOMContentLoaded", setupAll);
-  setupAll();
+  document.addEventListener("fray:flash", (e) => flash(e.detail));
+  // The GM's choice of board or scene in the map area is kept through reloads of this tab.
+  const keepStageView = () => {
+    const area = $(".page-gm .map-area"), kept = area && sessionStorage.getItem(`fray-stage-${gmCampaign()}`);
+    if (kept) area.dataset.view = kept;
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", keepStageView); else keepStageView();
 })();

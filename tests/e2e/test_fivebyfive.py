@@ -69,7 +69,7 @@ def test_a_phone_drags_its_token_in_the_circle_and_strikes_and_everyone_sees_it(
     tv = tv_ctx.new_page()
     tv.goto(f"/c/{table.id}/watch/{table.spectator}")
     expect(tv.locator("#live-pill")).to_have_text("live")
-    expect(tv.locator("#fx-board svg .fx-token")).to_have_count(3)
+    expect(tv.locator("#map .fx-token")).to_have_count(3)
 
     # The GM rolls Initiative with physical dice: Aria 3, Brick 1, Thug 3 (a tie: the PC goes first).
     roll = gm.locator("#fx-turn form[aria-label^='Roll Initiative']")
@@ -79,7 +79,7 @@ def test_a_phone_drags_its_token_in_the_circle_and_strikes_and_everyone_sees_it(
     expect(tv.locator("#initiative li").first).to_contain_text("Aria")
 
     # Aria's phone: the movement circle (3 inches) and the Thug, out of reach for a Strike.
-    expect(phone.locator("#fx-board .fx-reach.mine")).to_have_attribute("r", "3.0")
+    expect(phone.locator("#map .fx-reach.mine")).to_have_attribute("r", "3.0")
     strike = phone.locator(f"#fx-act-{thug} form[aria-label='Strike Thug']")
     expect(strike.get_by_role("button")).to_be_disabled()
     expect(strike).to_contain_text("out of reach")
@@ -87,7 +87,7 @@ def test_a_phone_drags_its_token_in_the_circle_and_strikes_and_everyone_sees_it(
     phone.screenshot(path=str(artifacts / "fivebyfive-phone-turn.png"), full_page=True)
 
     # Drag Aria's token 2.2 inches right, inside the circle.
-    token = phone.locator("#fx-board .fx-token[data-name='Aria']")
+    token = phone.locator("#map .fx-token[data-name='Aria']")
     start = screen_point(phone, 4, 8)
     end = screen_point(phone, 6.2, 8)
     phone.mouse.move(*start)
@@ -97,8 +97,8 @@ def test_a_phone_drags_its_token_in_the_circle_and_strikes_and_everyone_sees_it(
     phone.mouse.up()
     expect(token).to_have_attribute("data-x", "6.2")
     # The GM console and the table view move the token too, without a reload.
-    expect(gm.locator("#fx-board .fx-token[data-name='Aria']")).to_have_attribute("data-x", "6.2")
-    expect(tv.locator("#fx-board .fx-token[data-name='Aria']")).to_have_attribute("data-x", "6.2")
+    expect(gm.locator("#map .fx-token[data-name='Aria']")).to_have_attribute("data-x", "6.2")
+    expect(tv.locator("#map .fx-token[data-name='Aria']")).to_have_attribute("data-x", "6.2")
 
     # Two fingers spread on the phone's table zoom in; the zoom stays through live updates.
     before = view_width(phone)
@@ -111,7 +111,7 @@ def test_a_phone_drags_its_token_in_the_circle_and_strikes_and_everyone_sees_it(
     assert tv_zoomed < 25
 
     # Now the Thug is a highlighted target with its exact chance; tapping it leads to the Strike.
-    target = phone.locator(f"#fx-board .fx-token.target[data-pid='{thug}']")
+    target = phone.locator(f"#map .fx-token.target[data-pid='{thug}']")
     expect(target).to_contain_text("Strike 63.9%")
     target.tap()
     strike = phone.locator(f"#fx-act-{thug} form[aria-label='Strike Thug']")

@@ -125,6 +125,15 @@ def test_the_gm_builds_a_map_and_a_phone_plays_on_it(
     expect(mine).to_have_attribute("data-y", "125.0")
     expect(rook).to_have_attribute("data-y", "125.0")
 
+    # A tap on Rook opens what Ann may do with it, over the map; the cross closes it.
+    touches(phone, [screen_point(phone, 175, 125)] * 2)
+    sheet = phone.locator(".token-sheet:not([hidden])")
+    expect(sheet).to_contain_text("Rook")
+    expect(sheet).to_contain_text("Drag the token to move it")
+    phone.screenshot(path=str(artifacts / "map-phone-token-sheet.png"))
+    sheet.get_by_role("button", name="Close").tap()
+    expect(sheet).to_have_count(0)
+
     # Two fingers spread: the phone zooms in, and keeps its zoom through the next push.
     before = view_width(phone)
     cx, cy = screen_point(phone, 300, 300)

@@ -102,8 +102,8 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
         place.get_by_label("Who").fill("Aria")
         place.get_by_label("Section", exact=True).fill("crypt")
         place.get_by_role("button", name="Place").click()
-        expect(gm_page.locator("#tp-gm-map .tp-token[data-entity]")).to_have_count(3)
-        expect(gm_page.locator("#tp-gm-map")).to_contain_text("Ghoul")
+        expect(gm_page.locator("#map .tp-token[data-entity]")).to_have_count(3)
+        expect(gm_page.locator("#map")).to_contain_text("Ghoul")
         table.ok(
             table.gm,
             "triptycho.order",
@@ -127,11 +127,11 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
         # Aria's turn on the phone: draw, then tap the glowing Hall to take the innate Move.
         player.locator("#tp-turn").get_by_role("button", name="Draw a card").tap()
         expect(player.locator("#tp-turn .tp-steps .now")).to_have_text("Strategy")
-        hall = player.locator('#tp-map .tp-sec.reach[data-section="hall"]')
+        hall = player.locator('#map .tp-sec.reach[data-section="hall"]')
         expect(hall).to_have_count(1)
         player.screenshot(path=str(artifacts / "triptycho-phone-before-move.png"), full_page=True)
         hall.locator("polygon").first.tap()
-        expect(player.locator("#tp-map .tp-sec.reach")).to_have_count(0)  # the innate Move is spent
+        expect(player.locator("#map .tp-sec.reach")).to_have_count(0)  # the innate Move is spent
         # The GM sees the move live; the player's page never held the adversary.
         expect(gm_page.locator("#tp-gm-entities")).to_contain_text("hall")
         expect(gm_page.locator("#log")).to_contain_text("Aria moves to hall")
@@ -146,7 +146,7 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
         slash = player.locator(".tp-card", has_text="Slash").first
         slash.locator("summary").tap()
         expect(slash.locator(".tp-play .odds")).to_contain_text("hit")  # the exact odds, before committing
-        goblin = player.locator("#tp-map .tp-token.target")
+        goblin = player.locator("#map .tp-token.target")
         expect(goblin).to_have_count(1)
         player.screenshot(path=str(artifacts / "triptycho-phone-target.png"), full_page=True)
         goblin.locator("circle").tap()

@@ -32,6 +32,7 @@ SYSTEM = SystemPart(
     view=view,
     owns_initiative=True,
     conceals=conceals,
+    board_spot=lambda state, viewer, x, y: True,  # the tabletop hides no place, only NPCs
     docs="rules/fivebyfive.md",
     demo=DEMO,
 )

@@ -11,7 +11,7 @@ from app.rules.triptycho.options import options
 from app.rules.triptycho.reducers import REDUCERS
 from app.rules.triptycho.setup import parse_setup
 from app.rules.triptycho.state import Settings, TriptychoState, initial_ext
-from app.rules.triptycho.view import DESCRIBERS, view
+from app.rules.triptycho.view import DESCRIBERS, spot_seen, view
 from app.rules.triptycho.world import concealed
 
 SYSTEM = SystemPart(
@@ -29,6 +29,7 @@ SYSTEM = SystemPart(
     view=view,
     owns_initiative=True,
     conceals=concealed,
+    board_spot=spot_seen,
     docs="rules/triptycho.md",
     demo=DEMO,
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
+from app.rules.map.geometry import in_polygon
 from app.rules.system import Event, Viewer
 from app.rules.triptycho import sight
 from app.rules.triptycho.board import BattleMap, index
@@ -18,13 +19,29 @@ from app.rules.triptycho.state import Entity, ext_of, settings_of
 from app.rules.triptycho.world import conditions_of, name_of, visible_ids, watchers
 
 
+def _seen(board: BattleMap, eyes: list[Entity], section: str) -> bool:
+    """Whether any of the viewer's characters sees into this section (its terrain, water, a ping in it)."""
+    return any(sight.sees_terrain(board, w, here, section) for w in eyes if w.placed for here in w.sections)
+
+
+def spot_seen(state: CampaignState, viewer: Viewer, x: float, y: float) -> bool | None:
+    """Whether a viewer may see a spot of the section map (a ping there goes only to them); None when no
+    map is on the table. Outside every section there is nothing to hide."""
+    board = ext_of(state).board
+    if board is None:
+        return None
+    if viewer.is_gm:
+        return True
+    inside = [s for s in board.sections if in_polygon(s.points, (x, y))]
+    eyes = watchers(state, viewer)
+    return not inside or any(_seen(board, eyes, s.id) for s in inside)
+
+
 def _board(board: BattleMap, eyes: list[Entity], gm: bool) -> dict[str, Any]:
     idx = index(board)
     sections = []
     for s in board.sections:
-        seen = gm or any(
-            sight.sees_terrain(board, w, here, s.id) for w in eyes if w.placed for here in w.sections
-        )
+        seen = gm or _seen(board, eyes, s.id)
         cx, cy = centroid(s.points)
         item: dict[str, Any] = {
             "id": s.id,

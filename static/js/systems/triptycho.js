@@ -1,5 +1,6 @@
-/* Triptycho: tap a glowing section to move, tap a highlighted token to attack, pinch or wheel to zoom the
-   map; on the GM's map page, the section editor. htmx does every request; this only finds the form. */
+/* Triptycho: tap a glowing section to move, tap a highlighted token to attack (the shared map frame pans,
+   pinches and zooms the map); on the GM's map page, the section editor. htmx does every request; this
+   only finds the form. */
 (function () {
   "use strict";
 
@@ -26,9 +27,6 @@
     if (sec && sec.dataset.form) return submitFrom(sec.dataset.form);
   }
 
-  document.addEventListener("click", function (e) {
-    if (e.target.closest && e.target.closest(".tp-board")) tapTarget(e.target);
-  });
   document.addEventListener("keydown", function (e) {
     if ((e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest(".tp-sec.reach")) {
       e.preventDefault();
@@ -54,73 +52,20 @@
     if (e.target.classList && e.target.classList.contains("tp-card")) markTargets();
   }, true);
 
-  // --- zoom: wheel or two fingers; kept across live updates of the same map --------------------------
-  var zooms = {};
-  function baseBox(svg) {
-    if (!svg.dataset.base) svg.dataset.base = svg.getAttribute("viewBox");
-    return svg.dataset.base.split(" ").map(Number);
-  }
-  function applyZoom(holder) {
-    var svg = holder.querySelector("svg.tp-board");
-    var z = zooms[holder.parentElement && holder.parentElement.id];
-    if (!svg || !z) return;
-    var b = baseBox(svg);
-    var w = b[2] / z.k, h = b[3] / z.k;
-    var x = Math.min(Math.max(z.cx - w / 2, b[0]), b[0] + b[2] - w);
-    var y = Math.min(Math.max(z.cy - h / 2, b[1]), b[1] + b[3] - h);
-    svg.setAttribute("viewBox", [x, y, w, h].join(" "));
-  }
-  function zoomBy(holder, factor, cx, cy) {
-    var svg = holder.querySelector("svg.tp-board");
-    if (!svg) return;
-    var key = holder.parentElement.id;
-    var b = baseBox(svg);
-    var z = zooms[key] || { k: 1, cx: b[0] + b[2] / 2, cy: b[1] + b[3] / 2 };
-    z.k = Math.min(Math.max(z.k * factor, 1), 6);
-    if (cx !== undefined) { z.cx = cx; z.cy = cy; }
-    zooms[key] = z;
-    applyZoom(holder);
-  }
-  function svgPoint(svg, clientX, clientY) {
-    var p = svg.createSVGPoint();
-    p.x = clientX; p.y = clientY;
-    return p.matrixTransform(svg.getScreenCTM().inverse());
-  }
-  document.addEventListener("wheel", function (e) {
-    var holder = e.target.closest && e.target.closest("[data-zoom]");
-    if (!holder || !e.ctrlKey && !e.altKey) return;
-    e.preventDefault();
-    var pt = svgPoint(holder.querySelector("svg"), e.clientX, e.clientY);
-    zoomBy(holder, e.deltaY < 0 ? 1.2 : 1 / 1.2, pt.x, pt.y);
-  }, { passive: false });
-  var pinch = null;
-  document.addEventListener("touchstart", function (e) {
-    var holder = e.target.closest && e.target.closest("[data-zoom]");
-    if (!holder || e.touches.length !== 2) return;
-    var a = e.touches[0], b = e.touches[1];
-    pinch = { holder: holder, d: Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY) };
-  }, { passive: true });
-  document.addEventListener("touchmove", function (e) {
-    if (!pinch || e.touches.length !== 2) return;
-    e.preventDefault();
-    var a = e.touches[0], b = e.touches[1];
-    var d = Math.hypot(a.clientX - b.clientX, a.clientY - b.clientY);
-    var pt = svgPoint(pinch.holder.querySelector("svg"), (a.clientX + b.clientX) / 2, (a.clientY + b.clientY) / 2);
-    zoomBy(pinch.holder, d / pinch.d, pt.x, pt.y);
-    pinch.d = d;
-  }, { passive: false });
-  document.addEventListener("touchend", function () { pinch = null; });
-  document.addEventListener("dblclick", function (e) {
-    var holder = e.target.closest && e.target.closest("[data-zoom]");
-    if (!holder) return;
-    delete zooms[holder.parentElement.id];
-    var svg = holder.querySelector("svg.tp-board");
-    if (svg) svg.setAttribute("viewBox", baseBox(svg).join(" "));
-  });
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    document.querySelectorAll("[data-zoom]").forEach(applyZoom);
+  // --- the board in the shared map frame (static/js/frame.js pans, pinches, zooms and pings) -------
+  // A tap on a glowing section or a marked token submits its form; a tap on anything else pings.
+  function setup() {
     markTargets();
-  });
+    return {
+      tap: function (at, e, target) {
+        var hit = target.closest(".tp-sec.reach, .tp-token.target");
+        if (!hit || !hit.dataset.form) return false;
+        tapTarget(target);
+        return true;
+      },
+    };
+  }
+  window.FrayFrame.register("triptycho", setup);
 
   // --- the map editor (GM tool page) ---------------------------------------------------------------
   function editor(root) {
@@ -171,15 +116,22 @@
     function fit() {
       var xs = [], ys = [];
       map.sections.forEach(function (s) { s.points.forEach(function (p) { xs.push(p[0]); ys.push(p[1]); }); });
+      if (backdrop) { xs.push(backdrop.x, backdrop.x + backdrop.w); ys.push(backdrop.y, backdrop.y + backdrop.h); }
       if (xs.length) {
         VIEW = { x: Math.min.apply(null, xs) - 2, y: Math.min.apply(null, ys) - 2 };
         VIEW.w = Math.max(Math.max.apply(null, xs) - VIEW.x + 2, 16);
         VIEW.h = Math.max(Math.max.apply(null, ys) - VIEW.y + 2, 10);
       }
     }
+    // The scene's image to trace over, one of its grid cells to a square (set on the GM console).
+    var backdrop = svg.dataset.backdrop ? JSON.parse(svg.dataset.backdrop) : null;
     function draw() {
       svg.setAttribute("viewBox", [VIEW.x, VIEW.y, VIEW.w, VIEW.h].join(" "));
       while (svg.firstChild) svg.removeChild(svg.firstChild);
+      if (backdrop) {
+        el("image", { href: backdrop.href, x: backdrop.x, y: backdrop.y, width: backdrop.w, height: backdrop.h,
+                      preserveAspectRatio: "none", class: "backdrop" });
+      }
       for (var gx = Math.floor(VIEW.x); gx <= VIEW.x + VIEW.w; gx++)
         el("line", { x1: gx, y1: VIEW.y, x2: gx, y2: VIEW.y + VIEW.h, class: "grid-line" + (gx % 4 ? "" : " major") });
       for (var gy = Math.floor(VIEW.y); gy <= VIEW.y + VIEW.h; gy++)
@@ -387,6 +339,7 @@
         open.appendChild(opt);
       }
     });
+    fit();
     setMode("select");
   }
 
