@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from bench import commands, fanout, first_load, idle_sockets, triptycho_geometry
+from bench import commands, fanout, first_load, idle_sockets, odds, triptycho_geometry
 from bench import map as battle_map
 
 
@@ -18,6 +18,7 @@ def main(quick: bool) -> dict:
     load = first_load.main()
     triptycho_geometry.main()
     board = battle_map.main(quick)
+    exact = odds.main()
     summary = {
         "ratio_p99": eight["ratio_p99"],
         "p99_ms_8x8": eight["p99_ms"],
@@ -28,6 +29,7 @@ def main(quick: bool) -> dict:
         "map_upload_4096_ms": board["upload_to_ready_ms"],
         "map_fog_mask_ms": board["fog_mask_ms_p50"],
         "map_token_move_p99_ms": board["token_move_p99_ms"],
+        "odds_cold_worst_ms": exact["worst_ms"],
     }
     print(json.dumps(summary), flush=True)
     return summary

@@ -460,3 +460,51 @@ def test_property_keep_odds_agree_with_brute_force(count, sides, highest, data):
         return sum(ordered[:keep])
 
     assert dice.distribution(text) == brute_force(count, sides, kept_total)
+
+
+# Exact odds count ways in integers (polynomials multiplied as big integers, kept dice face by face):
+# checked here against every roll spelled out, for random small expressions of every kind.
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(1, 4),
+    sides=st.sampled_from([2, 3, 4, 5, 6, 8]),
+    keep=st.integers(0, 4),
+    highest=st.booleans(),
+    sign=st.sampled_from(["+", "-"]),
+    other=st.sampled_from(["", "1d4", "2d3", "1d5"]),
+    modifier=st.integers(-3, 3),
+)
+def test_exact_odds_match_every_roll_spelled_out(count, sides, keep, highest, sign, other, modifier):
+    keep = min(keep, count)
+    first = f"{count}d{sides}" + (f"{'kh' if highest else 'kl'}{keep}" if keep else "")
+    text = first + (f"{sign}{other}" if other else "") + (f"{modifier:+d}" if modifier else "")
+    expression = dice.parse(text)
+    faces_of = [
+        [dice.read_face(f, t.zero_high) for f in range(1, t.sides + 1)]
+        for t in expression.terms
+        for _ in range(t.count)
+    ]
+    outcomes: Counter[int] = Counter()
+    for roll in product(*faces_of):
+        total, i = expression.modifier, 0
+        for term in expression.terms:
+            mine = sorted(roll[i : i + term.count])
+            i += term.count
+            kept = (
+                mine
+                if term.keep is None
+                else (mine[-term.keep :] if term.keep_highest else mine[: term.keep])
+            )
+            total += term.sign * sum(kept)
+        outcomes[total] += 1
+    rolls = sum(outcomes.values())
+    assert dice.distribution(text) == {v: Fraction(n, rolls) for v, n in sorted(outcomes.items())}
+
+
+def test_the_largest_plain_rolls_are_exact():
+    dist = dice.distribution("99d20")
+    assert sum(dist.values()) == 1 and dice.mean(dist) == Fraction(99 * 21, 2)
+    assert dist[99] == Fraction(1, 20**99) and dist[1980] == Fraction(1, 20**99)
+    assert dist[1039] == dist[1040]  # symmetric about the mean, 1039.5
+    both = dice.distribution("3d100kh2+16d100")
+    assert sum(both.values()) == 1 and min(both) == 18 and max(both) == 1800
