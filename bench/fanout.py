@@ -103,6 +103,7 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
     for client in clients:
         by_room[client.room].append(client)
     latencies = []
+    per_room: dict[str, list[float]] = defaultdict(list)
     lost = 0
     for room_id, when, task in sent:
         if task.exception() is not None:
@@ -114,6 +115,7 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
             lost += 1
             continue
         latencies.append(max(arrivals) - when)
+        per_room[room_id].append(max(arrivals) - when)
     messages = sum(len(c.received) for c in clients)
     sizes = [s for c in clients for s in c.sizes]
     return {
@@ -123,6 +125,7 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
         "commands": len(sent),
         "lost": lost,
         "mean_message_bytes": round(sum(sizes) / len(sizes)) if sizes else 0,
+        "room_p99_ms": {room: round(percentile(values, 0.99) * 1000, 2) for room, values in per_room.items()},
     }
 
 
@@ -171,9 +174,14 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> t
 
 
 async def fray_case(
-    url: str, n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8
+    url: str, n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8, beside: int = 0
 ) -> dict:
+    """`beside`: a second table of that many players, each a seat of their own, pushed at the same rate
+    in the same process (the interference case); `room_p99_ms` tells the tables apart."""
     rooms, senders = await _fray_rooms(url, n_rooms, n_clients, players)
+    if beside:
+        big, big_senders = await _fray_rooms(url, 1, beside, beside)
+        rooms, senders = rooms + big, {**senders, **big_senders}
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
         turn = 0
 
@@ -189,7 +197,7 @@ async def fray_case(
             r.raise_for_status()
             return r.json()["seq"]
 
-        return await _run(rooms, rate, duration, send)
+        return {**await _run(rooms, rate, duration, send), "rooms": [room["id"] for room in rooms]}
 
 
 async def bare_case(url: str, n_rooms: int, n_clients: int, rate: float, duration: float, size: int) -> dict:
@@ -234,6 +242,7 @@ def bare_server():
 def scenario(n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8) -> dict:
     with fray_server() as (url, _):
         ours = asyncio.run(fray_case(url, n_rooms, n_clients, rate, duration, players))
+    ours.pop("rooms"), ours.pop("room_p99_ms")
     url, process = bare_server()
     try:
         bare = asyncio.run(bare_case(url, n_rooms, n_clients, rate, duration, ours["mean_message_bytes"]))
@@ -250,6 +259,28 @@ def scenario(n_rooms: int, n_clients: int, rate: float, duration: float, players
         bare_p50_ms=bare["p50_ms"],
         bare_p99_ms=bare["p99_ms"],
         ratio_p99=ratio,
+    )
+
+
+def interference(rate: float, duration: float, beside: int = 200) -> dict:
+    """An 8-player table alone, then beside a table of `beside` players (each a seat of their own) pushed
+    at the same rate, in one server: the small table's p99 in both, and their ratio."""
+    with fray_server() as (url, _):
+        alone = asyncio.run(fray_case(url, 1, 8, rate, duration))
+    with fray_server() as (url, _):
+        busy = asyncio.run(fray_case(url, 1, 8, rate, duration, beside=beside))
+    small = busy["rooms"][0]  # the 8-player table is made first
+    small_p99 = busy["room_p99_ms"][small]
+    return emit(
+        "interference",
+        rate_per_room=rate,
+        duration_s=duration,
+        beside_players=beside,
+        p99_ms_alone=alone["p99_ms"],
+        p99_ms_beside=small_p99,
+        big_table_p99_ms=max(v for k, v in busy["room_p99_ms"].items() if k != small),
+        lost=busy["lost"],
+        interference_ratio=round(small_p99 / alone["p99_ms"], 2) if alone["p99_ms"] else None,
     )
 
 

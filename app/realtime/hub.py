@@ -152,7 +152,7 @@ class Room:
                     self.read_database = False
                     snap = await self._load(self._json_since(), announced)
                     if snap.state.seq > self.seq:
-                        self._broadcast(snap)
+                        await self._broadcast(snap)
             except Exception:
                 logger.exception("room %s failed to refresh", self.campaign_id)
 
@@ -167,7 +167,11 @@ class Room:
         self.recent = snap.recent
         return snap
 
-    def _broadcast(self, snap: Snap) -> None:
+    async def _broadcast(self, snap: Snap) -> None:
+        """Each distinct view rendered once and queued on its sockets, yielding to the event loop between
+        views so that a table of 200 seats never holds up another table's push. A newer change announced
+        meanwhile makes the rest of this push stale: it stops, and the next push (already poked) brings
+        those sockets straight to the newest state, the most behind first."""
         state = snap.state
         seats = {seat.id: seat for seat in state.seats}  # one pass, not a search per socket
         viewers: dict[tuple, Viewer] = {}  # a table of 200 sockets has a handful of distinct viewers
@@ -185,10 +189,15 @@ class Room:
                 viewers[who] = conn.viewer(state)
             key = (conn.page, conn.fmt, viewers[who].key)
             (html[key] if conn.fmt == "html" else data[(key, conn.seq)]).append(conn)
-        for key, conns in html.items():
-            self._send_html(snap, key, conns, viewers[conns[0].who()])
         for (_key, since), conns in data.items():
             self._send_json(snap, viewers[conns[0].who()], since, conns)
+        behind_first = sorted(html.items(), key=lambda item: min(c.seq for c in item[1]))
+        for done, (key, conns) in enumerate(behind_first):
+            if done:
+                await asyncio.sleep(0)
+                if self.announced > state.seq:
+                    return
+            self._send_html(snap, key, conns, viewers[conns[0].who()])
         self.seq = state.seq
 
     def _send_html(self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer) -> None:
@@ -242,7 +251,7 @@ class Room:
                 conn.seq = snap.state.seq
                 key = conn.key(snap.state)
                 conn.synced_key = key if key in self.rendered and self.seq == snap.state.seq else None
-            self._broadcast(snap)
+            await self._broadcast(snap)
 
     def remove(self, conn: Conn) -> None:
         self.conns.discard(conn)

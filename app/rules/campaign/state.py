@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, TypeVar
 
 from pydantic import Field
@@ -135,7 +136,7 @@ class CampaignState(Frozen):
         return _find(self.encounters, ref, "encounter")
 
     def seat(self, seat_id: str | None) -> SeatInfo | None:
-        return next((s for s in self.seats if s.id == seat_id), None)
+        return by_id(self.seats).get(seat_id) if seat_id else None
 
     def prompt(self, prompt_id: str) -> Prompt:
         for prompt in self.prompts:
@@ -151,7 +152,7 @@ class CampaignState(Frozen):
 
     def viewer_for(self, seat_id: str | None, role: str) -> Viewer:
         """The viewer of a seat: its role and the characters handed to it."""
-        owned = frozenset(p.id for p in self.participants if p.owner == seat_id) if seat_id else frozenset()
+        owned = _owned(self.participants).get(seat_id, frozenset()) if seat_id else frozenset()
         return Viewer(seat_id=seat_id, role=role, participants=owned if role == "player" else frozenset())
 
     def seat_name(self, seat_id: str | None) -> str:
@@ -167,11 +168,60 @@ def find_in(items: tuple[T, ...], ref: str | None, what: str) -> Any:
     return _find(items, ref, what)
 
 
+# Look-ups by id, indexed once per tuple: a state's tuples are immutable and shared by every view of a
+# push, so a table of 200 seats looks each one up in a dict, not by a scan per view and per log line.
+# Keyed by the tuple's identity; holding the tuple keeps its id from being reused while cached.
+_INDEXES: dict[tuple[str, int], tuple[tuple[Any, ...], dict[Any, Any]]] = {}
+_INDEXES_KEPT = 1024
+_SMALL = 8  # below this a scan is as quick as a dict
+
+
+def _indexed(
+    items: tuple[T, ...], kind: str, build: Callable[[tuple[T, ...]], dict[Any, Any]]
+) -> dict[Any, Any]:
+    key = (kind, id(items))
+    hit = _INDEXES.get(key)
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    if len(_INDEXES) >= _INDEXES_KEPT:
+        _INDEXES.clear()
+    index = build(items)
+    _INDEXES[key] = (items, index)
+    return index
+
+
+def _first_by_id(items: tuple[T, ...]) -> dict[str, T]:
+    index: dict[str, T] = {}
+    for item in items:
+        index.setdefault(item.id, item)  # type: ignore[attr-defined]
+    return index
+
+
+def by_id(items: tuple[T, ...]) -> dict[str, T]:
+    """The items by id (the first of each id, as a scan would find)."""
+    return _indexed(items, "id", _first_by_id)
+
+
+def _owned(participants: tuple[Participant, ...]) -> dict[str | None, frozenset[str]]:
+    def build(items: tuple[Participant, ...]) -> dict[str | None, frozenset[str]]:
+        owners: dict[str | None, set[str]] = {}
+        for p in items:
+            owners.setdefault(p.owner, set()).add(p.id)
+        return {owner: frozenset(ids) for owner, ids in owners.items()}
+
+    return _indexed(participants, "owner", build)
+
+
 def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = False) -> Any:
     if ref:
-        for item in items:
-            if item.id == ref:  # type: ignore[attr-defined]
-                return item
+        if len(items) > _SMALL:
+            found = by_id(items).get(ref)
+            if found is not None:
+                return found
+        else:
+            for item in items:
+                if item.id == ref:  # type: ignore[attr-defined]
+                    return item
         named = [
             i
             for i in items
