@@ -232,9 +232,12 @@ def page_context(
 
     `described` is shared by the views of one push, so each event's log line is worded once.
     """
+    view = game.view(state, viewer)
     return {
-        "v": game.view(state, viewer),
+        "v": view,
         "log": game.log_entries(state, recent, viewer, described),
+        "people": people(view) if page == "player" else None,
+        "others": sum(1 for p in view["participants"] if not p.get("mine")),  # at the table, not mine
         "page": page,
         "system": game.key,
         "seq": state.seq,
@@ -242,6 +245,19 @@ def page_context(
         "manual": state.dice_mode == "manual",
         **extra,
     }
+
+
+def people(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Everyone a player sees at the table, with their tracks, as the phones' "others" card draws them:
+    nothing in it depends on which player looks (no "mine", no "can adjust"), so the card renders once
+    per push for every phone instead of once per phone. Each phone hides its own characters in it."""
+    tracks: dict[str | None, list[dict[str, Any]]] = {}
+    for t in view.get("tracks", ()):
+        tracks.setdefault(t.get("owner"), []).append({k: v for k, v in t.items() if k != "can_adjust"})
+    return [
+        {"id": p["id"], "name": p["name"], "kind": p["kind"], "tracks": tracks.get(p["id"], [])}
+        for p in view["participants"]
+    ]
 
 
 def seq_marker(seq: int) -> str:

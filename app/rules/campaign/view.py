@@ -28,6 +28,39 @@ def participant_view(state: CampaignState, p: Participant, viewer: Viewer) -> di
     return out
 
 
+# What every player sees of the characters and seats is the same for all of them but their own
+# characters: it is built once per state (keyed by the identity of the tuples it reads, which a state
+# never changes) and shared by every player's view of a push. The shared dicts are never mutated.
+_PLAYERS_SEE: dict[tuple[str, int, int], tuple[Any, Any, list[dict[str, Any]]]] = {}
+_KEPT = 256
+_NOBODY = Viewer(seat_id=None, role="player", participants=frozenset())
+
+
+def _for_players(state: CampaignState, kind: str) -> list[dict[str, Any]]:
+    key = (kind, id(state.participants), id(state.seats))
+    hit = _PLAYERS_SEE.get(key)
+    if hit is not None and hit[0] is state.participants and hit[1] is state.seats:
+        return hit[2]
+    if kind == "participants":
+        out = [participant_view(state, p, _NOBODY) for p in visible_participants(state, _NOBODY)]
+    else:
+        out = [s.model_dump() for s in state.seats if not s.revoked]
+    if len(_PLAYERS_SEE) >= _KEPT:
+        _PLAYERS_SEE.clear()
+    _PLAYERS_SEE[key] = (state.participants, state.seats, out)
+    return out
+
+
+def participants_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
+    if viewer.is_gm:
+        return [participant_view(state, p, viewer) for p in visible_participants(state, viewer)]
+    shared = _for_players(state, "participants")
+    if not viewer.participants:
+        return shared
+    own = {p.id: p for p in state.participants if p.id in viewer.participants}
+    return [participant_view(state, own[d["id"]], viewer) if d["id"] in own else d for d in shared]
+
+
 def encounter_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
     # Prepared encounters are the GM's plans: players learn of one when it starts.
     out = []
@@ -51,7 +84,8 @@ def encounter_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]
 
 def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
     seat = state.seat(viewer.seat_id)
-    seats = [s.model_dump() for s in state.seats if viewer.is_gm or not s.revoked]
+    participants = participants_view(state, viewer)
+    seats = [s.model_dump() for s in state.seats] if viewer.is_gm else _for_players(state, "seats")
     active = state.active
     return {
         "campaign": {
@@ -69,7 +103,7 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             "participants": sorted(viewer.participants),
         },
         "seats": seats,
-        "participants": [participant_view(state, p, viewer) for p in visible_participants(state, viewer)],
+        "participants": participants,
         "encounters": encounter_view(state, viewer),
         "encounter": {"id": active.id, "name": active.name} if active else None,
         "prompts": [p.model_dump() for p in state.prompts if p.visible_to(viewer)],
