@@ -11,6 +11,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.realtime import render
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
+from app.realtime.loop_watch import LoopWatch
 from app.realtime.render import ROOT
 from app.rules import registry
 from app.services.context import Fray
@@ -31,6 +32,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         states=StateCache(settings.snapshot_every),
     )
     hub = Hub(fray.db, fray.states, settings.log_page)
+    watch = LoopWatch()
     render.warm(list(registry.systems()))
 
     @asynccontextmanager
@@ -39,7 +41,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.sqlite_claim = claim_sqlite(settings.database_url)
         fray.broker.on_signal = hub.signal
         await fray.broker.start(hub.notify, hub.resync)
+        watch.start()
         yield
+        await watch.stop()
         await hub.close()
         await fray.broker.stop()
         fray.db.dispose()
@@ -54,5 +58,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     for module in (api, maps, backups, live, pages):
         app.include_router(module.router)
-    app.add_api_route("/healthz", lambda: {"status": "ok"}, methods=["GET"], tags=["health"])
+
+    # The loop's longest stall since the last look (milliseconds): how long one table held up the others.
+    def health() -> dict[str, str | float]:
+        return {"status": "ok", "loop_stall_ms": watch.report()}
+
+    app.add_api_route("/healthz", health, methods=["GET"], tags=["health"])
     return app

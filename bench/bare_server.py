@@ -28,10 +28,15 @@ async def socket(ws: WebSocket) -> None:
 
 async def send(request: Request) -> JSONResponse:
     room = request.path_params["room"]
-    size = int((await request.json())["size"])
+    body = await request.json()
     seqs[room] += 1
     seq = seqs[room]
-    message = f'<div id="live-seq" data-seq="{seq}"></div>' + "x" * max(0, size - 40)
+    # A real fragment Fray pushed in the same run (its seq markers taken out), so that both servers
+    # compress the same kind of text; repeated or cut to the size Fray's messages had on average.
+    sample = body.get("sample") or "x"
+    size = int(body["size"])
+    body_text = (sample * (size // len(sample) + 1))[: max(0, size - 40)]
+    message = f'<div id="live-seq" data-seq="{seq}"></div>' + body_text
     await asyncio.gather(*(ws.send_text(message) for ws in list(rooms[room])), return_exceptions=True)
     return JSONResponse({"seq": seq})
 

@@ -18,14 +18,16 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import httpx
 import websockets
 
-from bench.common import ROOT, emit, fray_server, free_port, percentile, wait_healthy
+from bench.common import ROOT, cpu_seconds, emit, fray_server, free_port, percentile, wait_healthy
 
 SEQ = re.compile(rb'data-seq="(\d+)"')
+SEQ_ATTRIBUTE = re.compile(r'data-seq="\d+"')  # taken out of a sample: the bare server's seq is its own
 
 
 @dataclass
@@ -33,6 +35,7 @@ class Client:
     room: str
     received: list[tuple[int, float]] = field(default_factory=list)  # (seq, when)
     sizes: list[int] = field(default_factory=list)
+    sample: str = ""  # the last message, for the bare server to send text like it
 
     def first_at_least(self, seq: int) -> float | None:
         for got, when in self.received:
@@ -52,6 +55,8 @@ async def _listen(url: str, headers: dict, client: Client, ready: asyncio.Event,
             now = time.monotonic()
             data = message.encode() if isinstance(message, str) else message
             found = SEQ.findall(data)
+            if found and isinstance(message, str):
+                client.sample = message
             if found:
                 client.received.append((max(int(s) for s in found), now))
                 client.sizes.append(len(data))
@@ -118,7 +123,10 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
         per_room[room_id].append(max(arrivals) - when)
     messages = sum(len(c.received) for c in clients)
     sizes = [s for c in clients for s in c.sizes]
+    samples = [c.sample for c in clients if c.sample]
     return {
+        "latencies": latencies,
+        "sample": SEQ_ATTRIBUTE.sub('data-was=""', samples[-1]) if samples else "",
         "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
         "messages_per_s": round(messages / elapsed),
@@ -174,7 +182,14 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> t
 
 
 async def fray_case(
-    url: str, n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8, beside: int = 0
+    url: str,
+    n_rooms: int,
+    n_clients: int,
+    rate: float,
+    duration: float,
+    players: int = 8,
+    beside: int = 0,
+    cpu: Callable[[], float] | None = None,
 ) -> dict:
     """`beside`: a second table of that many players, each a seat of their own, pushed at the same rate
     in the same process (the interference case); `room_p99_ms` tells the tables apart."""
@@ -197,10 +212,22 @@ async def fray_case(
             r.raise_for_status()
             return r.json()["seq"]
 
-        return {**await _run(rooms, rate, duration, send), "rooms": [room["id"] for room in rooms]}
+        await http.get("/healthz")  # resets the loop's longest stall: measure only the run
+        cpu_before = cpu() if cpu else 0.0
+        result = await _run(rooms, rate, duration, send)
+        cpu_s = cpu() - cpu_before if cpu else None
+        stall = (await http.get("/healthz")).json()["loop_stall_ms"]
+        return {
+            **result,
+            "loop_stall_ms": stall,
+            "server_cpu_s": cpu_s,
+            "rooms": [room["id"] for room in rooms],
+        }
 
 
-async def bare_case(url: str, n_rooms: int, n_clients: int, rate: float, duration: float, size: int) -> dict:
+async def bare_case(
+    url: str, n_rooms: int, n_clients: int, rate: float, duration: float, size: int, sample: str = ""
+) -> dict:
     ws_base = url.replace("http", "ws")
     rooms = [
         {"id": f"r{r}", "clients": [(f"{ws_base}/ws/r{r}", {}) for _ in range(n_clients)]}
@@ -209,7 +236,7 @@ async def bare_case(url: str, n_rooms: int, n_clients: int, rate: float, duratio
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
 
         async def send(room_id: str) -> int:
-            r = await http.post(f"/send/{room_id}", json={"size": size})
+            r = await http.post(f"/send/{room_id}", json={"size": size, "sample": sample})
             return r.json()["seq"]
 
         return await _run(rooms, rate, duration, send)
@@ -239,26 +266,61 @@ def bare_server():
     return url, process
 
 
-def scenario(n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8) -> dict:
-    with fray_server() as (url, _):
-        ours = asyncio.run(fray_case(url, n_rooms, n_clients, rate, duration, players))
-    ours.pop("rooms"), ours.pop("room_p99_ms")
-    url, process = bare_server()
+def scenario(
+    n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8, slices: int = 3
+) -> dict:
+    """Fray and the bare server in the same run, interleaved: `slices` turns each of duration/slices,
+    the bare server sending text like the fragments Fray sent in the turn before (same mean size)."""
+    fray_ms: list[float] = []
+    bare_ms: list[float] = []
+    lost = commands = 0
+    stall = cpu_s = 0.0
+    sizes: list[int] = []
+    bare_url, process = bare_server()
     try:
-        bare = asyncio.run(bare_case(url, n_rooms, n_clients, rate, duration, ours["mean_message_bytes"]))
+        with fray_server() as (url, pid):
+            for _ in range(slices):
+                ours = asyncio.run(
+                    fray_case(
+                        url,
+                        n_rooms,
+                        n_clients,
+                        rate,
+                        duration / slices,
+                        players,
+                        cpu=lambda: cpu_seconds(pid),
+                    )
+                )
+                size = ours["mean_message_bytes"]
+                bare = asyncio.run(
+                    bare_case(bare_url, n_rooms, n_clients, rate, duration / slices, size, ours["sample"])
+                )
+                fray_ms += [v * 1000 for v in ours["latencies"]]
+                bare_ms += [v * 1000 for v in bare["latencies"]]
+                lost, commands = lost + ours["lost"], commands + ours["commands"]
+                stall, cpu_s = max(stall, ours["loop_stall_ms"]), cpu_s + ours["server_cpu_s"]
+                sizes.append(size)
     finally:
         process.terminate()
         process.wait(timeout=10)
-    ratio = round(ours["p99_ms"] / bare["p99_ms"], 2) if bare["p99_ms"] else None
+    p99, bare_p99 = percentile(fray_ms, 0.99), percentile(bare_ms, 0.99)
     return emit(
-        f"fanout_{n_rooms}x{n_clients}",
+        f"fanout_{n_rooms}x{n_clients}" + (f"_own_{players}" if players > 8 else ""),
         rate_per_room=rate,
         players_per_room=min(players, n_clients),
         duration_s=duration,
-        **ours,
-        bare_p50_ms=bare["p50_ms"],
-        bare_p99_ms=bare["p99_ms"],
-        ratio_p99=ratio,
+        samples=len(fray_ms),
+        p50_ms=round(percentile(fray_ms, 0.5), 2),
+        p99_ms=round(p99, 2),
+        commands=commands,
+        lost=lost,
+        mean_message_bytes=round(sum(sizes) / len(sizes)),
+        loop_stall_ms=stall,
+        cpu_ms_per_command=round(cpu_s / max(1, commands) * 1000, 2),
+        bare_samples=len(bare_ms),
+        bare_p50_ms=round(percentile(bare_ms, 0.5), 2),
+        bare_p99_ms=round(bare_p99, 2),
+        ratio_p99=round(p99 / bare_p99, 2) if bare_p99 else None,
     )
 
 
@@ -280,12 +342,20 @@ def interference(rate: float, duration: float, beside: int = 200) -> dict:
         p99_ms_beside=small_p99,
         big_table_p99_ms=max(v for k, v in busy["room_p99_ms"].items() if k != small),
         lost=busy["lost"],
+        loop_stall_ms=busy["loop_stall_ms"],
         interference_ratio=round(small_p99 / alone["p99_ms"], 2) if alone["p99_ms"] else None,
     )
 
 
-def main(duration: float = 10.0) -> list[dict]:
-    return [scenario(8, 8, 5.0, duration), scenario(1, 200, 5.0, duration)]
+def main(duration: float = 60.0) -> list[dict]:
+    return [
+        scenario(8, 8, 5.0, duration),
+        scenario(1, 200, 5.0, duration),
+        scenario(1, 8, 5.0, duration, players=8),
+        scenario(1, 64, 5.0, duration, players=64),
+        scenario(1, 200, 5.0, duration, players=200),
+        interference(5.0, duration),
+    ]
 
 
 if __name__ == "__main__":

@@ -137,7 +137,9 @@ def main(quick: bool = False) -> dict:
         load = measure(url, link)
     bare_url, process = fanout.bare_server()
     try:
-        bare = asyncio.run(fanout.bare_case(bare_url, 1, 8, 5.0, duration, moves["mean_message_bytes"]))
+        bare = asyncio.run(
+            fanout.bare_case(bare_url, 1, 8, 5.0, duration, moves["mean_message_bytes"], moves["sample"])
+        )
     finally:
         process.terminate()
         process.wait(timeout=10)

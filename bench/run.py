@@ -1,31 +1,52 @@
-"""`make bench` and `make bench-quick` (small, under a minute): a JSON line per scenario, then a summary."""
+"""`make bench` and `make bench-quick` (small, a few minutes): a JSON line per scenario, then a summary.
+
+The full run gives every fan-out scenario at least 300 samples (60 s at 5 commands a second), with
+Fray and the bare server interleaved in three turns; the quick one runs each for a few seconds.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 
-from bench import commands, fanout, first_load, idle_sockets, odds, triptycho_geometry
+from bench import commands, fanout, first_load, idle_sockets, load, odds, triptycho_geometry
 from bench import map as battle_map
 
 
 def main(quick: bool) -> dict:
-    duration = 3.0 if quick else 10.0
-    eight = fanout.scenario(8, 8, 5.0, duration)
-    crowd = fanout.scenario(1, 200, 5.0, duration)
-    persisted = commands.main(500 if quick else 5000)[0]
+    duration, slices = (4.0, 1) if quick else (60.0, 3)
+    eight = fanout.scenario(8, 8, 5.0, duration / 4 if not quick else duration, slices=slices)
+    crowd = fanout.scenario(1, 200, 5.0, duration, slices=slices)
+    own = {n: fanout.scenario(1, n, 5.0, duration, players=n, slices=slices) for n in (8, 64, 200)}
+    clash = fanout.interference(5.0, duration)
+    persisted = commands.main(500 if quick else 5000)
+    under_load = load.main(quick)
     idle = idle_sockets.main(500 if quick else 5000)
-    load = first_load.main()
+    first = first_load.main()
     triptycho_geometry.main()
     board = battle_map.main(quick)
     exact = odds.main()
+    postgres = next((r for r in persisted if r["scenario"] == "commands_postgres"), None)
+    runs = [eight, crowd, *own.values()]
     summary = {
         "ratio_p99": eight["ratio_p99"],
         "p99_ms_8x8": eight["p99_ms"],
         "p99_ms_1x200": crowd["p99_ms"],
-        "commands_per_s": persisted["commands_per_s"],
+        "ratio_p99_1x200": crowd["ratio_p99"],
+        "ratio_p99_own_8": own[8]["ratio_p99"],
+        "p99_ms_own_64": own[64]["p99_ms"],
+        "p99_ms_own_200": own[200]["p99_ms"],
+        "lost_own_200": own[200]["lost"],
+        "interference_ratio": clash["interference_ratio"],
+        "loop_stall_ms": max(r["loop_stall_ms"] for r in [*runs, clash]),
+        "cpu_ms_per_command": own[8]["cpu_ms_per_command"],
+        "cpu_ms_per_command_many_tables": under_load["tables"]["cpu_ms_per_command"],
+        "commands_per_s": persisted[0]["commands_per_s"],
+        "commands_per_s_postgres": postgres["commands_per_s"] if postgres else None,
+        "postgres_fsync": postgres["fsync"] if postgres else None,
+        "http_commands_per_s": under_load["http"]["http_commands_per_s"],
         "kb_per_socket": idle["kb_per_socket"],
-        "player_first_load_kb": load["player_first_load_kb"],
+        "player_first_load_kb": first["player_first_load_kb"],
         "map_upload_4096_ms": board["upload_to_ready_ms"],
         "map_fog_mask_ms": board["fog_mask_ms_p50"],
         "map_token_move_p99_ms": board["token_move_p99_ms"],

@@ -97,5 +97,10 @@ def test_systems_lists_commands_with_schemas(client):
     assert {"generic.roll", "generic.pool.create", "generic.pool.adjust", "campaign.undo"} <= types
     roll = next(c for c in generic["commands"] if c["type"] == "generic.roll")
     assert "expression" in roll["schema"]["properties"]
-    assert client.get("/healthz").json() == {"status": "ok"}
+    health = client.get("/healthz").json()
+    assert (
+        health["status"] == "ok"
+        and isinstance(health["loop_stall_ms"], float)
+        and health["loop_stall_ms"] >= 0
+    )
     assert client.get("/openapi.json").status_code == 200
