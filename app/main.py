@@ -15,6 +15,7 @@ from app.realtime.loop_watch import LoopWatch
 from app.realtime.render import ROOT
 from app.rules import registry
 from app.services.context import Fray
+from app.services.rate_limits import buckets_for
 from app.settings import Settings, get_settings
 from app.store.db import Database, claim_sqlite, is_sqlite
 from app.store.states import StateCache
@@ -30,6 +31,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db=Database(settings.database_url),
         broker=make_broker(settings.broker_url),
         states=StateCache(settings.snapshot_every),
+        limits=buckets_for(settings.broker_url),
     )
     hub = Hub(fray.db, fray.states, settings.log_page)
     watch = LoopWatch()
@@ -46,6 +48,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await watch.stop()
         await hub.close()
         await fray.broker.stop()
+        await fray.limits.close()
         fray.db.dispose()
 
     app = FastAPI(title="Fray", summary="A rules-aware virtual tabletop.", version="0.1.0", lifespan=lifespan)

@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     # Map images: an upload's bytes, and its pixels a side (a GM's dungeon map is far smaller).
     max_upload_bytes: int = Field(default=20 * 1024 * 1024, ge=64 * 1024)
     max_image_side: int = Field(default=8192, ge=256, le=30000)
+    # Rate limits (app/services/rate_limits.py) times this: more for a convention hall behind one address,
+    # or for a load test that plays hundreds of tables from one machine.
+    rate_limit_scale: float = Field(default=1.0, ge=0.1, le=100_000)
 
 
 @cache

@@ -10,7 +10,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.rules import registry
 from app.services import campaigns, commands, reads
-from app.web.deps import FrayDep, GmDep, SeatDep, base_url, set_seat_cookie
+from app.web.deps import (
+    FrayDep,
+    GmDep,
+    SeatDep,
+    base_url,
+    limit_address,
+    limit_new_campaign,
+    limit_seat,
+    set_seat_cookie,
+)
 
 MAX_SEQ = 2**53  # beyond any log; larger numbers would overflow the database's integers
 
@@ -74,6 +83,7 @@ def links(request: Request, fray, campaign_id: str, invite: str, spectator: str)
 
 @router.post("/campaigns", status_code=201, response_model=CampaignCreated)
 async def create_campaign(body: CreateCampaign, request: Request, response: Response, fray: FrayDep):
+    await limit_new_campaign(request, fray)
     new = await to_thread.run_sync(
         lambda: campaigns.create(fray, body.name, body.system, body.dice, body.gm_name, body.admin_password)
     )
@@ -88,14 +98,16 @@ async def create_campaign(body: CreateCampaign, request: Request, response: Resp
 
 
 @router.post("/campaigns/{campaign_id}/join", status_code=201, response_model=Joined)
-async def join(campaign_id: str, body: Join, response: Response, fray: FrayDep):
+async def join(campaign_id: str, body: Join, request: Request, response: Response, fray: FrayDep):
+    await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, body.invite, body.name)
     set_seat_cookie(response, fray, campaign_id, seat.token)
     return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
 
 
 @router.post("/campaigns/{campaign_id}/watch", status_code=201, response_model=Joined)
-async def watch(campaign_id: str, body: Watch, response: Response, fray: FrayDep):
+async def watch(campaign_id: str, body: Watch, request: Request, response: Response, fray: FrayDep):
+    await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, body.code, body.name, role="spectator")
     set_seat_cookie(response, fray, campaign_id, seat.token)
     return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
@@ -125,6 +137,7 @@ async def command(
     """
     if payload.get("type") == "map.asset.add":
         raise HTTPException(422, f"Upload images with POST /api/campaigns/{campaign_id}/assets.")
+    await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)
     return await fray.db.run_read(reads.reply_for, fray, seat, result)
 

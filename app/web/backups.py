@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 from typing import Annotated
 
 from anyio import to_thread
-from fastapi import APIRouter, File, Form, UploadFile
+from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.services import campaigns, transfer
-from app.web.deps import FrayDep, GmDep
+from app.web.deps import FrayDep, GmDep, limit_new_campaign
 
 router = APIRouter(prefix="/api", tags=["backups"])
 
@@ -35,6 +35,7 @@ class ImportedCampaign(BaseModel):
 
 @router.post("/campaigns/import", status_code=201, response_model=ImportedCampaign)
 async def import_campaign(
+    request: Request,
     fray: FrayDep,
     file: Annotated[UploadFile, File()],
     keep_seats: Annotated[bool, Form()] = False,
@@ -42,6 +43,7 @@ async def import_campaign(
 ) -> ImportedCampaign:
     """Create a campaign from an export (the same id when it is free). Without `keep_seats`, every seat
     gets a new token and the reply carries the GM's."""
+    await limit_new_campaign(request, fray)
     campaigns.check_admin(fray, admin_password)
     raw = await file.read(fray.settings.max_upload_bytes + 1)
     done = await to_thread.run_sync(transfer.import_campaign, fray, raw, keep_seats)

@@ -10,6 +10,7 @@ from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
 from app.realtime.hub import Hub
+from app.services import rate_limits
 from app.services.auth import SeatAuth, seat_for
 from app.services.context import Fray
 
@@ -112,3 +113,23 @@ def set_seat_cookie(response: Response, fray: Fray, campaign_id: str, token: str
 
 def base_url(request: Request, fray: Fray) -> str:
     return (fray.settings.public_url or str(request.base_url)).rstrip("/")
+
+
+def address(conn: HTTPConnection) -> str:
+    """The caller's address (the proxy's forwarded one behind a trusted proxy: uvicorn's proxy_headers)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+async def limit_address(conn: HTTPConnection, fray: Fray, name: str) -> None:
+    await rate_limits.check(fray.limits, name, address(conn), fray.settings.rate_limit_scale)
+
+
+async def limit_new_campaign(conn: HTTPConnection, fray: Fray) -> None:
+    """Creating or importing a campaign: a budget per address, and one for tries of the admin password."""
+    await limit_address(conn, fray, "create")
+    if fray.settings.admin_password:
+        await limit_address(conn, fray, "admin")
+
+
+async def limit_seat(fray: Fray, name: str, seat_id: str) -> None:
+    await rate_limits.check(fray.limits, name, seat_id, fray.settings.rate_limit_scale)

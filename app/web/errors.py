@@ -47,7 +47,11 @@ def respond(
 def install(app: FastAPI) -> None:
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, error: RuleError):
-        return respond(request, error.status, str(error), error.rule)
+        response = respond(request, error.status, str(error), error.rule)
+        retry_after = getattr(error, "retry_after", None)  # a rate limit says when to try again
+        if retry_after:
+            response.headers["Retry-After"] = str(retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError):

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from app.realtime import render, signals
 from app.realtime.hub import Conn
 from app.rules.errors import RuleError
-from app.services import commands, map_signals, reads
+from app.services import commands, map_signals, rate_limits, reads
 from app.services.auth import SeatAuth, seat_for
 from app.web.deps import get_fray, get_hub, same_site, token_of
 
@@ -101,6 +101,11 @@ async def live(
 async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
     if text.strip() in ("ping", '"ping"'):
         conn.push(render.seq_marker(conn.seq) if conn.fmt == "html" else json.dumps({"pong": conn.seq}))
+        return
+    try:  # a budget per seat for what a socket sends (keep-alive pings aside): a script flooding is refused
+        await rate_limits.check(fray.limits, "socket", seat.seat_id, fray.settings.rate_limit_scale)
+    except RuleError as error:
+        _error(conn, error.status, str(error))
         return
     try:
         payload = json.loads(text)

@@ -24,6 +24,9 @@ from app.web.deps import (
     SeatDep,
     base_url,
     cookie_name,
+    limit_address,
+    limit_new_campaign,
+    limit_seat,
     set_seat_cookie,
     token_of,
 )
@@ -105,6 +108,7 @@ async def create(
     gm_name: Annotated[str, Form()] = "",
     admin_password: Annotated[str, Form()] = "",
 ):
+    await limit_new_campaign(request, fray)
     new = await to_thread.run_sync(
         lambda: campaigns.create(fray, name, system, dice, gm_name, admin_password)
     )
@@ -115,9 +119,13 @@ async def create(
 
 @router.post("/import")
 async def import_campaign(
-    fray: FrayDep, file: Annotated[UploadFile, File()], admin_password: Annotated[str, Form()] = ""
+    request: Request,
+    fray: FrayDep,
+    file: Annotated[UploadFile, File()],
+    admin_password: Annotated[str, Form()] = "",
 ):
     """A GM brings a campaign from a backup file: it opens on a GM console with a fresh GM link."""
+    await limit_new_campaign(request, fray)
     campaigns.check_admin(fray, admin_password)
     raw = await file.read(fray.settings.max_upload_bytes + 1)
     done = await to_thread.run_sync(transfer.import_campaign, fray, raw, False)
@@ -155,7 +163,10 @@ async def join_form(campaign_id: str, code: str, request: Request, fray: FrayDep
 
 
 @router.post("/c/{campaign_id}/join/{code}")
-async def join(campaign_id: str, code: str, fray: FrayDep, name: Annotated[str, Form()] = ""):
+async def join(
+    campaign_id: str, code: str, request: Request, fray: FrayDep, name: Annotated[str, Form()] = ""
+):
+    await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, code, name)
     response = redirect(f"/c/{campaign_id}/play")
     set_seat_cookie(response, fray, campaign_id, seat.token)
@@ -167,6 +178,7 @@ async def watch(campaign_id: str, code: str, request: Request, fray: FrayDep):
     token, _ = token_of(request, campaign_id)
     if token and await to_thread.run_sync(seat_for, fray, campaign_id, token):
         return redirect(f"/c/{campaign_id}/table")
+    await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, code, None, role="spectator")
     response = redirect(f"/c/{campaign_id}/table")
     set_seat_cookie(response, fray, campaign_id, seat.token)
@@ -283,6 +295,7 @@ async def replay_page(
 async def command(campaign_id: str, request: Request, seat: SeatDep, fray: FrayDep):
     """A form from a page, run as a command. HTMX gets a short confirmation; the socket brings the rest."""
     payload = await form_payload(request)
+    await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)
     if "hx-request" not in request.headers:
         # Back to the page the form was on (its path only: never off to another site).

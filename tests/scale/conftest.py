@@ -26,7 +26,13 @@ class AppProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         self.log = log
-        env = {**os.environ, "FRAY_DATABASE_URL": database_url, "FRAY_BROKER_URL": broker_url}
+        # The scale tests play many tables from one address, sharing Redis's buckets across the session.
+        env = {
+            **os.environ,
+            "FRAY_DATABASE_URL": database_url,
+            "FRAY_BROKER_URL": broker_url,
+            "FRAY_RATE_LIMIT_SCALE": "1000",
+        }
         with log.open("wb") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "app.cli", "serve", "--no-migrate", "--port", str(self.port)],
