@@ -49,6 +49,7 @@
     socket = e.detail.socketWrapper;
     lastMessage = Date.now();
     setPill("live", "live");
+    sendQueued();
   });
   document.addEventListener("htmx:wsClose", function (e) {
     var code = e.detail.event.code;
@@ -62,17 +63,20 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     lastMessage = Date.now();
-    setPill("live", "live");
+    if (navigator.onLine !== false) setPill("live", "live");
   });
 
   // A phone that slept, or changed networks, may hold a dead socket: check on wake.
   function checkAlive() {
+    sendQueued(); // taps kept while the server was away go as soon as it answers again
     if (!socket) return;
     if (Date.now() - lastMessage > STALE_AFTER) reconnectSoon(50);
     else socket.send("ping");
   }
   document.addEventListener("visibilitychange", function () { if (!document.hidden) checkAlive(); });
-  window.addEventListener("online", function () { reconnectSoon(50); });
+  window.addEventListener("online", function () { reconnectSoon(50); sendQueued(); });
+  // The pill tells the truth at once: a phone that lost its network is offline, whatever its socket says.
+  window.addEventListener("offline", function () { setPill("offline", "offline"); });
   window.addEventListener("pageshow", function (e) { if (e.persisted) reconnectSoon(50); });
   setInterval(function () { if (!document.hidden) checkAlive(); }, PING_EVERY);
 
@@ -82,6 +86,58 @@
       e.detail.parameters["command_id"] = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
     }
   });
+  // A tap made offline, or while the server does not answer, is kept with its command id and sent when
+  // the connection is back (the id makes a resend safe: the server acts once), and the form says so.
+  var QUEUE_KEY = "fray-queued-" + location.pathname.split("/")[2];
+  function queued() { try { return JSON.parse(sessionStorage.getItem(QUEUE_KEY) || "[]"); } catch (err) { return []; } }
+  function saveQueue(items) { sessionStorage.setItem(QUEUE_KEY, JSON.stringify(items)); }
+  function say(form, text, kind) {
+    var out = form && form.querySelector(".form-msg");
+    if (!out) return;
+    var span = document.createElement("span");
+    span.className = "msg " + kind;
+    span.setAttribute("role", "status");
+    span.textContent = text;
+    out.replaceChildren(span);
+  }
+  function keep(form, config) {
+    var fields = [];
+    var params = config.parameters || {};
+    (params.forEach ? params : new URLSearchParams(Object.entries(params))).forEach(function (v, k) { fields.push([k, String(v)]); });
+    var items = queued();
+    items.push({ url: new URL(config.path || form.getAttribute("hx-post"), location.href).toString(), fields: fields,
+                 label: form.getAttribute("aria-label") || "" });
+    saveQueue(items);
+    say(form, "No connection: kept, and sent when the connection is back.", "warn");
+    setPill("offline", navigator.onLine === false ? "offline" : "server away");
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail.elt;
+    if (navigator.onLine !== false || !form.matches || !form.matches("form.cmd")) return;
+    e.preventDefault();
+    keep(form, e.detail.requestConfig);
+  });
+  document.addEventListener("htmx:sendError", function (e) {
+    var form = e.detail.elt;
+    if (form.matches && form.matches("form.cmd")) keep(form, e.detail.requestConfig);
+  });
+  var sending = false;
+  function sendQueued() {
+    var items = queued();
+    if (sending || !items.length || navigator.onLine === false) return;
+    sending = true;
+    var item = items[0];
+    fetch(item.url, { method: "POST", credentials: "same-origin", headers: { "HX-Request": "true" },
+                      body: new URLSearchParams(item.fields) })
+      .then(function (r) {
+        saveQueue(queued().slice(1)); // answered (done, or refused with a reason): never sent again
+        var form = item.label && document.querySelector('form.cmd[aria-label="' + CSS.escape(item.label) + '"]');
+        return r.text().then(function (html) { if (form) form.querySelector(".form-msg").innerHTML = html; });
+      })
+      .catch(function () { /* still away: the next reconnect tries again */ })
+      .then(function () { sending = false; if (queued().length && navigator.onLine !== false) setTimeout(sendQueued, 50); });
+  }
+
   // A command that worked clears its form's typed dice (never the whole form: labels are handy to keep).
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.detail.elt;
@@ -182,6 +238,7 @@
 
   function start() {
     installResume();
+    if (navigator.onLine === false) setPill("offline", "offline");
     var status = document.getElementById("status");
     myTurn = !!(status && status.hasAttribute("data-my-turn"));
   }

@@ -1,0 +1,68 @@
+"""A tap made while the phone is offline is not lost: the pill says offline at once, the form says the tap
+is kept, and when the network is back the command is sent once (its id makes a resend safe)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+from tests.e2e.test_map import PHONE
+from tests.helpers import Table
+
+
+def test_a_roll_tapped_offline_is_sent_once_when_the_phone_is_back(
+    browser, live_server, live_http, artifacts: Path
+):
+    table = Table.create(live_http, dice="server")
+    ann = table.join("Ann")
+    gm_ctx = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
+    gm = gm_ctx.new_page()
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    phone_ctx = browser.new_context(**PHONE, base_url=live_server.url)
+    phone = phone_ctx.new_page()
+    phone.goto(f"/c/{table.id}/seat/{ann.token}")
+    pill = phone.locator("#live-pill")
+    expect(pill).to_have_text("live")
+    before = table.view(table.gm)["campaign"]["seq"]
+
+    phone_ctx.set_offline(True)
+    expect(pill).to_have_text("offline", timeout=1000)  # within a second of going offline
+    d20 = phone.locator("#rolls form[aria-label='d20']")
+    d20.get_by_role("button").tap()
+    expect(d20.locator(".form-msg")).to_contain_text("kept, and sent when the connection is back")
+    phone.screenshot(path=str(artifacts / "phone-offline-tap.png"))
+    assert table.view(table.gm)["campaign"]["seq"] == before  # nothing reached the table
+
+    phone_ctx.set_offline(False)
+    expect(gm.locator("#log")).to_contain_text("Ann rolled 1d20")
+    expect(pill).to_have_text("live")
+    expect(d20.locator(".form-msg")).not_to_contain_text("kept")
+    phone.wait_for_timeout(1500)  # a second resend, were there one, would have landed by now
+    rolls = [
+        e
+        for e in table.http.get(f"/api/campaigns/{table.id}/events", headers=table.gm.auth).json()["events"]
+        if e["type"] == "generic.rolled"
+    ]
+    assert len(rolls) == 1 and rolls[0]["seq"] > before
+    for ctx in (gm_ctx, phone_ctx):
+        ctx.close()
+
+
+def test_a_tap_the_server_never_answered_is_kept_and_sent_later(browser, live_server, live_http):
+    table = Table.create(live_http, dice="server")
+    ann = table.join("Ann")
+    phone_ctx = browser.new_context(**PHONE, base_url=live_server.url)
+    phone = phone_ctx.new_page()
+    phone.goto(f"/c/{table.id}/seat/{ann.token}")
+    expect(phone.locator("#live-pill")).to_have_text("live")
+    phone.route("**/commands", lambda route: route.abort())  # the server away for the tap
+    d6 = phone.locator("#rolls form[aria-label='d6']")
+    d6.get_by_role("button").tap()
+    expect(d6.locator(".form-msg")).to_contain_text("kept")
+    expect(phone.locator("#live-pill")).to_have_text("server away")
+    phone.unroute("**/commands")
+    phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the phone looks again
+    expect(phone.locator("#log")).to_contain_text("Ann rolled 1d6")
+    phone_ctx.close()
