@@ -183,3 +183,23 @@ def test_an_adversary_in_the_dark_leaves_no_trace_in_a_players_replies_views_or_
     view = table.view(ann)
     assert "Zorgrath" in [e["name"] for e in view["system"]["entities"]]
     assert "Zorgrath" in [p["name"] for p in view["participants"]]
+
+
+def test_a_pc_added_on_the_characters_card_gets_its_sheet_and_place_from_the_add_form(client):
+    table = Table.create(client, system="triptycho", dice="manual")
+    ann = table.join("Ann")
+    table.ok(table.gm, "triptycho.map.load", map="cliff")
+    table.ok(table.gm, "campaign.add_participant", name="Rook", kind="pc", owner=ann.seat_id)
+    reply = table.ok(table.gm, "triptycho.add", name="rook", side="party", low_light=True, sections=["mouth"])
+    assert [e["type"] for e in reply["events"]] == ["triptycho.sheet_set", "triptycho.placed"]
+    assert len(table.view(table.gm)["participants"]) == 1  # the same Rook, not a second one
+    rook = entity(table.view(ann), "Rook")
+    assert rook["sections"] == ["mouth"] and rook["side"] == "party"
+    # The JSON import does the same, starting sections included.
+    table.ok(table.gm, "campaign.add_participant", name="Vex", kind="pc", owner=ann.seat_id)
+    table.ok(
+        table.gm, "triptycho.import", characters=[{"name": "Vex", "side": "party", "sections": ["mouth"]}]
+    )
+    assert entity(table.view(ann), "Vex")["sections"] == ["mouth"]
+    refused(table, table.gm, "triptycho.add", 409, name="Rook", side="party", sections=["attic"])
+    assert entity(table.view(table.gm), "Rook")["sections"] == ["mouth"]  # a bad section changed nothing

@@ -104,10 +104,38 @@ class AddEntity(Sheet):
     sections: tuple[str, ...] = Field(default=(), max_length=12)  # where it stands, if a map is loaded
 
 
+def _placed(
+    state: CampaignState, p: Participant, sections: tuple[str, ...], quiet: bool, label: str
+) -> NewEvent:
+    known = index(board_of(ext_of(state))).sections
+    bad = [s for s in sections if s not in known]
+    if bad:
+        raise RuleError(f"{label}There is no section {quoted(bad[0])} on the map.")
+    return NewEvent(
+        type="triptycho.placed",
+        data={"participant": p.id, "name": p.name, "sections": list(dict.fromkeys(sections))},
+        audience="gm" if quiet else "all",
+    )
+
+
+def _sheet_for_existing(
+    state: CampaignState, p: Participant, cmd: Sheet, sections: tuple[str, ...], label: str
+):
+    """A character already at the table (added on the Characters card, say) gets the sheet, and stands
+    where the form or the list says."""
+    sheet, secret = _sheet(state, p, cmd, label)
+    events = [NewEvent(type="triptycho.sheet_set", data={"sheet": sheet, "name": p.name}, audience=secret)]
+    if sections:
+        quiet = p.hidden or (sheet["side"] == "foes" and p.owner is None)
+        events.append(_placed(state, p, sections, quiet, label))
+    return events
+
+
 def _add_events(state: CampaignState, cmd: AddEntity, index_: int = 0, label: str = "") -> list[NewEvent]:
     name = " ".join(cmd.name.split())
-    if any(p.name.casefold() == name.casefold() for p in state.participants):
-        raise RuleError(f"{label}There is already a character called {name}.")
+    existing = next((p for p in state.participants if p.name.casefold() == name.casefold()), None)
+    if existing is not None:
+        return _sheet_for_existing(state, existing, cmd, cmd.sections, label)
     kind = cmd.kind or ("pc" if cmd.side == "party" else "npc")
     p = Participant(id=new_id(state, "p", index_), name=name, kind=kind)
     sheet, secret = _sheet(state, p, cmd, label)
@@ -121,18 +149,7 @@ def _add_events(state: CampaignState, cmd: AddEntity, index_: int = 0, label: st
         NewEvent(type="triptycho.sheet_set", data={"sheet": sheet, "name": name}, audience=secret),
     ]
     if cmd.sections:
-        ext = ext_of(state)
-        known = index(board_of(ext)).sections
-        bad = [s for s in cmd.sections if s not in known]
-        if bad:
-            raise RuleError(f"{label}There is no section {quoted(bad[0])} on the map.")
-        events.append(
-            NewEvent(
-                type="triptycho.placed",
-                data={"participant": p.id, "name": name, "sections": list(dict.fromkeys(cmd.sections))},
-                audience="gm" if quiet else "all",
-            )
-        )
+        events.append(_placed(state, p, cmd.sections, quiet, label))
     return events
 
 
@@ -164,14 +181,8 @@ def import_characters(state: CampaignState, cmd: Import, ctx: Ctx) -> list[NewEv
             if existing is not None:
                 fields = {k: v for k, v in raw.items() if k not in ("name", "kind", "sections")}
                 sheet_cmd = SetUp.model_validate({**fields, "participant": existing.id})
-                sheet, secret = _sheet(state, existing, sheet_cmd, label)
-                events.append(
-                    NewEvent(
-                        type="triptycho.sheet_set",
-                        data={"sheet": sheet, "name": existing.name},
-                        audience=secret,
-                    )
-                )
+                sections = tuple(AddEntity.model_validate({"name": name, **raw}).sections)
+                events += _sheet_for_existing(state, existing, sheet_cmd, sections, label)
             else:
                 events += _add_events(state, AddEntity.model_validate(raw), i + 1, label)
         except ValidationError as error:
