@@ -201,6 +201,8 @@
 
   // Phones buzz when it becomes your turn (the log is a polite live region for screen readers).
   var myTurn = false;
+  var prompts = []; // the questions this phone was last shown
+  function promptsOf(status) { return (status.dataset.prompts || "").split(" ").filter(Boolean); }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     restoreTyped();
     var target = e.detail.target;
@@ -210,9 +212,14 @@
       while (target.children.length > keep) target.lastElementChild.remove();
     }
     if (target.id === "status") {
+      target = document.getElementById("status"); // the swapped-in element (the event may name the old one)
       var now = target.hasAttribute("data-my-turn");
       if (now && !myTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
       myTurn = now;
+      // A question for this phone (a Reaction, a damage choice, a karma window) buzzes when it arrives.
+      var asked = promptsOf(target);
+      if (asked.some(function (id) { return prompts.indexOf(id) < 0; }) && navigator.vibrate) navigator.vibrate([80, 40, 80]);
+      prompts = asked;
     }
   });
 
@@ -241,6 +248,7 @@
     if (navigator.onLine === false) setPill("offline", "offline");
     var status = document.getElementById("status");
     myTurn = !!(status && status.hasAttribute("data-my-turn"));
+    prompts = status ? promptsOf(status) : [];
   }
   if (window.htmx) start(); else document.addEventListener("DOMContentLoaded", start);
 })();

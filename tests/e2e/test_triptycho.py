@@ -118,6 +118,9 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
 
         phone = browser.new_context(base_url=live_server.url, **PHONE)
         player = phone.new_page()
+        player.add_init_script(
+            "window.buzzes = []; navigator.vibrate = (p) => { window.buzzes.push(p); return true; };"
+        )
         player.goto(player_link)
         expect(player).to_have_url(re.compile(r"/play$"))
         expect(player.locator("#live-pill")).to_have_text("live")
@@ -160,6 +163,7 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
         table.ok(table.gm, "triptycho.act", participant="Goblin", card="claws", target="Aria")
         prompt = player.locator("#prompts .prompt")
         expect(prompt).to_contain_text("choose a Reaction")
+        assert player.evaluate("window.buzzes") == [[80, 40, 80]]  # the question buzzed the phone
         player.screenshot(path=str(artifacts / "triptycho-phone-reaction.png"), full_page=True)
         prompt.get_by_role("button", name=re.compile("Base Reaction")).tap()
         expect(gm_page.locator("#log")).to_contain_text("Claws on Aria")

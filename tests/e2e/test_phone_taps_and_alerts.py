@@ -1,5 +1,6 @@
-"""A tap made while the phone is offline is not lost: the pill says offline at once, the form says the tap
-is kept, and when the network is back the command is sent once (its id makes a resend safe)."""
+"""Phones never lose a tap and never miss their moment: a tap made offline (or that the server never
+answered) is kept and sent once when the connection is back, the pill says offline at once, and a phone
+buzzes and says so when its turn comes or a question is put to it."""
 
 from __future__ import annotations
 
@@ -65,4 +66,29 @@ def test_a_tap_the_server_never_answered_is_kept_and_sent_later(browser, live_se
     phone.unroute("**/commands")
     phone.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the phone looks again
     expect(phone.locator("#log")).to_contain_text("Ann rolled 1d6")
+    phone_ctx.close()
+
+
+def test_a_phone_buzzes_and_says_so_when_its_turn_comes(browser, live_server, live_http):
+    table = Table.create(live_http, dice="server")
+    ann = table.join("Ann")
+    table.character("Aria", owner=ann)
+    table.character("Brick")
+    table.ok(
+        table.gm,
+        "generic.initiative.set",
+        entries=[{"participant": "Brick", "value": 14}, {"participant": "Aria", "value": 9}],
+    )
+    table.ok(table.gm, "generic.initiative.next")  # Brick's turn
+    phone_ctx = browser.new_context(**PHONE, base_url=live_server.url)
+    phone = phone_ctx.new_page()
+    phone.add_init_script(
+        "window.buzzes = []; navigator.vibrate = (p) => { window.buzzes.push(p); return true; };"
+    )
+    phone.goto(f"/c/{table.id}/seat/{ann.token}")
+    expect(phone.locator("#live-pill")).to_have_text("live")
+    assert phone.evaluate("window.buzzes") == []
+    table.ok(table.gm, "generic.initiative.next")  # Aria's
+    expect(phone.locator("#status .turn-banner")).to_have_text("Your turn!")
+    assert phone.evaluate("window.buzzes") == [[120, 60, 120]]
     phone_ctx.close()
