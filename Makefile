@@ -18,12 +18,14 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
-# htmx and its WebSocket extension come from the npm registry, pinned in package-lock.json.
+# htmx, its WebSocket extension and idiomorph (morphing swaps) come from the npm registry, pinned in
+# package-lock.json.
 $(VENDOR)/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	mkdir -p $(VENDOR)
 	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx.min.js
 	cp node_modules/htmx-ext-ws/dist/ws.min.js $(VENDOR)/ws.js
+	cp node_modules/idiomorph/dist/idiomorph.min.js $(VENDOR)/idiomorph.min.js
 	touch $@
 
 run: install

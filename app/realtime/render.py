@@ -46,7 +46,9 @@ LIVE_BLOCKS: dict[str, tuple[str, ...]] = {
     "player": ("map", "status", "mine", "prompts", "rolls", "pools", "tracks", "initiative", "log"),
     "table": ("map", "status", "initiative", "participants", "pools", "tracks", "log"),
 }
-OOB = Markup(' hx-swap-oob="true"')
+# Live blocks morph into the page (idiomorph, static/js/fray.js): open details, focus, the caret, typed
+# values and scroll positions survive a push.
+OOB = Markup(' hx-swap-oob="morph"')
 
 
 @cache

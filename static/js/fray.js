@@ -148,63 +148,47 @@
     }
   });
 
-  // Live blocks are redrawn under people's fingers: keep what someone had typed or ticked in a form of the
-  // block (a new pool's name, dice faces), matched by the form's label or command and the field's name,
-  // and keep the caret where it was. Fields still at their page default take the new render's value.
-  function fieldKey(field) {
-    var form = field.form;
-    var type = form && form.querySelector("input[name=type]");
-    var label = form ? (form.getAttribute("aria-label") || (type && type.value) || form.id || "") : "";
-    return label + "|" + field.name;
-  }
-  function changed(field) {
-    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
-    if (field.tagName === "SELECT") return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
-    return field.value !== field.defaultValue;
-  }
-  var typed = null;
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var target = e.detail.target;
-    typed = null;
-    if (!target || !target.id || !target.querySelector) return;
-    var focus = document.activeElement;
-    var saved = [];
-    target.querySelectorAll("form input:not([type=hidden]), form textarea, form select").forEach(function (field) {
-      if (!field.name || !changed(field)) return;
-      saved.push({ key: fieldKey(field), value: field.value, checked: field.checked, focus: field === focus,
-                   start: field.selectionStart, end: field.selectionEnd });
-    });
-    if (saved.length) typed = { id: target.id, saved: saved };
+  // Live blocks morph into the page (idiomorph, from the npm registry) instead of replacing it, so what
+  // belongs to the person holding the phone survives a push: an open <details>, the focused field and
+  // its caret, scroll positions, and anything typed or ticked in a field the server did not change.
+  // The boards (.mapframe: scene, sections, tabletop) are scripts' own widgets with listeners and a kept
+  // view: a changed board is replaced whole, after the morph, and frame.js attaches the new one.
+  var boards = [];
+  var userOwned = function (attr, node) {
+    if (attr === "open" && (node.tagName === "DETAILS" || node.tagName === "DIALOG")) return true;
+    if (attr === "value" && "defaultValue" in node) return node.value !== node.defaultValue;
+    if (attr === "checked" && "defaultChecked" in node) return node.checked !== node.defaultChecked;
+    return false;
+  };
+  var MORPH = {
+    morphStyle: "outerHTML",
+    ignoreActiveValue: true,
+    callbacks: {
+      beforeAttributeUpdated: function (attr, node) { return !userOwned(attr, node); },
+      beforeNodeMorphed: function (old, fresh) {
+        if (old.nodeType !== 1 || !old.classList.contains("mapframe")) return true;
+        if (old._served !== fresh.outerHTML) boards.push([old, fresh]);
+        return false;
+      },
+    },
+  };
+  htmx.defineExtension("morph", {
+    isInlineSwap: function (style) { return style === "morph"; },
+    handleSwap: function (style, target, fragment) {
+      if (style !== "morph") return false;
+      var nodes = Idiomorph.morph(target, fragment.children, MORPH);
+      boards.splice(0).forEach(function (pair) { pair[0].replaceWith(pair[1]); pair[1]._served = pair[1].outerHTML; });
+      return nodes;
+    },
   });
-  function restoreTyped() {
-    if (!typed) return;
-    var block = document.getElementById(typed.id);
-    var saved = typed.saved;
-    typed = null;
-    if (!block) return;
-    var fields = {};
-    block.querySelectorAll("form input:not([type=hidden]), form textarea, form select").forEach(function (field) {
-      var key = fieldKey(field);
-      (fields[key] = fields[key] || []).push(field);
-    });
-    saved.forEach(function (item) {
-      var field = (fields[item.key] || []).shift();
-      if (!field || changed(field)) return;
-      if (field.type === "checkbox" || field.type === "radio") field.checked = item.checked;
-      else field.value = item.value;
-      if (item.focus) {
-        field.focus();
-        try { field.setSelectionRange(item.start, item.end); } catch (err) { /* not a text field */ }
-      }
-    });
-  }
+  // What the server drew of each board, to tell a push that changes it from one that does not.
+  function noteBoards() { document.querySelectorAll(".mapframe").forEach(function (f) { if (!f._served) f._served = f.outerHTML; }); }
 
   // Phones buzz when it becomes your turn (the log is a polite live region for screen readers).
   var myTurn = false;
   var prompts = []; // the questions this phone was last shown
   function promptsOf(status) { return (status.dataset.prompts || "").split(" ").filter(Boolean); }
   document.addEventListener("htmx:oobAfterSwap", function (e) {
-    restoreTyped();
     var target = e.detail.target;
     if (!target || !target.id) return;
     if (target.id === "log-list") {  // new lines were added on top: keep the list as long as a fresh page's
@@ -245,6 +229,7 @@
 
   function start() {
     installResume();
+    noteBoards();
     if (navigator.onLine === false) setPill("offline", "offline");
     var status = document.getElementById("status");
     myTurn = !!(status && status.hasAttribute("data-my-turn"));
