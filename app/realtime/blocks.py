@@ -97,7 +97,9 @@ class Fingerprints:
 
     def of_name(self, name: str) -> bytes:
         if name not in self._names:
-            self._names[name] = digest(self.context.get(name, "\0missing"))
+            value = self.context.get(name, "\0missing")
+            # A value that says what decides it (the log's entries) is fingerprinted by that alone.
+            self._names[name] = digest(getattr(value, "fingerprint", value))
         return self._names[name]
 
     def of(self, keys: tuple[str, ...], names: tuple[str, ...]) -> bytes:

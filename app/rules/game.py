@@ -45,6 +45,16 @@ NOT_UNDOABLE = frozenset(
 UNDO_DEPTH = 50
 
 
+class LogEntries(list[dict[str, Any]]):
+    """A view's log entries, with what decides them: an event's entry is a function of the event, its
+    undone flag and its author's name, so the block memo fingerprints this short list of tuples instead
+    of walking forty entries of dice per view (app/realtime/blocks.py)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fingerprint: list[tuple[Any, ...]] = []
+
+
 def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The dice an event shows in the log: its `roll`, and/or each roll in its `rolls`."""
     found = [data["roll"]] if isinstance(data.get("roll"), dict) else []
@@ -288,33 +298,34 @@ class Game:
         state: CampaignState,
         events: Iterable[Event],
         viewer: Viewer,
-        described: dict[int, tuple[str, list[dict[str, Any]]]] | None = None,
-    ) -> list[dict[str, Any]]:
+        described: dict[Any, dict[str, Any]] | None = None,
+    ) -> LogEntries:
         """The dice log as this viewer sees it: newest first, undone entries kept and marked.
 
-        `described` keeps each event's line and dice for the other viewers of the same events (a push
-        builds every view's log from one list of events).
+        `described` keeps each event's entry for the other viewers of the same events (a push builds
+        every view's log from one list of events): a line is worded once a push, not once a view, and
+        the views share its dict (read-only).
         """
         events = self.visible(events, viewer)
         undone = {seq for e in events if e.type == "campaign.undone" for seq in e.data["seqs"]}
         described = {} if described is None else described
-        entries = []
+        entries = LogEntries()
         for e in reversed(events):
-            if e.seq not in described:
-                described[e.seq] = (self.describe(e), _rolls_of(e.data))
-            text, rolls = described[e.seq]
-            entries.append(
-                {
+            slot = (e.seq, e.seq in undone)
+            entry = described.get(slot)
+            if entry is None:
+                entry = described[slot] = {
                     "seq": e.seq,
                     "type": e.type,
-                    "text": text,
+                    "text": self.describe(e),
                     "by": state.seat_name(e.actor) if e.actor else None,
                     "at": e.at,
-                    "undone": e.seq in undone,
+                    "undone": slot[1],
                     "secret": e.audience != "all",
-                    "rolls": rolls,
+                    "rolls": _rolls_of(e.data),
                 }
-            )
+            entries.append(entry)
+            entries.fingerprint.append((e.seq, e.type, e.at, slot[1], entry["by"]))
         return entries
 
     # -- snapshots ------------------------------------------------------------------------------

@@ -5,12 +5,20 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select
 
-from app.services.context import Fray
+from app.rules.campaign.state import CampaignState
 from app.store.models import Campaign, Seat
+
+if TYPE_CHECKING:
+    from app.services.context import Fray
 
 
 @dataclass(frozen=True)
@@ -49,18 +57,82 @@ def same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode(), b.encode())
 
 
+class SeatCache:
+    """Seats this process has authenticated, so a request at a busy table needs no database read.
+
+    An entry is trusted for `ttl` seconds, and only while the campaign's state in this process (kept
+    current from the log, and refreshed by every command and push) still shows that seat as it was:
+    a seat the state shows revoked, renamed or gone is looked up again at once. Every command also
+    checks its seat against the state it decides on (app/services/commands.py), so a revocation made
+    by another process stops a seat acting at once; only reads may lag it, by `ttl` at most.
+    """
+
+    def __init__(self, size: int = 10_000, ttl: float = 10.0, clock: Callable[[], float] = time.monotonic):
+        self.size, self.ttl, self.clock = size, ttl, clock
+        self._kept: OrderedDict[tuple[str, str], tuple[float, SeatAuth]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, campaign_id: str, token_hash: str, state: CampaignState | None) -> SeatAuth | None:
+        key = (campaign_id, token_hash)
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is None:
+                return None
+            since, seat = kept
+            info = state.seat(seat.seat_id) if state is not None else None
+            stale = state is not None and (info is None or info.revoked or info.name != seat.name)
+            if stale or self.clock() - since > self.ttl:
+                del self._kept[key]
+                return None
+            self._kept.move_to_end(key)
+            return seat
+
+    def put(self, token_hash: str, seat: SeatAuth) -> None:
+        with self._lock:
+            self._kept[(seat.campaign_id, token_hash)] = (self.clock(), seat)
+            self._kept.move_to_end((seat.campaign_id, token_hash))
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+    def forget(self, campaign_id: str, seat_id: str) -> None:
+        with self._lock:
+            gone = [k for k, (_, s) in self._kept.items() if k[0] == campaign_id and s.seat_id == seat_id]
+            for key in gone:
+                del self._kept[key]
+
+
+def _well_formed(campaign_id: str, token: str | None) -> bool:
+    # A NUL names no seat, and PostgreSQL could not even look for it.
+    return (
+        bool(token)
+        and len(token or "") <= 200
+        and not any(ord(c) < 32 or ord(c) == 127 for c in campaign_id + (token or ""))
+    )
+
+
+def known_seat(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None:
+    """The seat of a token this process has authenticated lately, without touching the database."""
+    if not _well_formed(campaign_id, token):
+        return None
+    return fray.seats.get(campaign_id, hash_token(token or ""), fray.states.get(campaign_id))
+
+
 def seat_for(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None:
-    if not token or len(token) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in campaign_id + token):
-        return None  # a NUL names no seat, and PostgreSQL could not even look for it
+    if not _well_formed(campaign_id, token):
+        return None
+    token_hash = hash_token(token or "")
+    seat = fray.seats.get(campaign_id, token_hash, fray.states.get(campaign_id))
+    if seat is not None:
+        return seat
     query = (
         select(Seat.id, Seat.role, Seat.name, Campaign.system)
         .join(Campaign, Campaign.id == Seat.campaign_id)
-        .where(
-            Seat.token_hash == hash_token(token), Seat.campaign_id == campaign_id, Seat.revoked_at.is_(None)
-        )
+        .where(Seat.token_hash == token_hash, Seat.campaign_id == campaign_id, Seat.revoked_at.is_(None))
     )
     with fray.db.read() as session:
         row = session.execute(query).first()
     if row is None:
         return None
-    return SeatAuth(seat_id=row.id, campaign_id=campaign_id, role=row.role, name=row.name, system=row.system)
+    seat = SeatAuth(seat_id=row.id, campaign_id=campaign_id, role=row.role, name=row.name, system=row.system)
+    fray.seats.put(token_hash, seat)
+    return seat

@@ -165,6 +165,7 @@ def _revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
         revoked = NewEvent(type="campaign.seat_revoked", data={"seat": seat_id, "name": seat.name})
         events, new_state = commands.append(fray, session, game, state, [revoked], gm.seat_id)
     fray.states.put(new_state)
+    fray.seats.forget(gm.campaign_id, seat_id)
     return events[-1].seq
 
 

@@ -31,6 +31,10 @@ class Busy(RuleError):
     status = 503
 
 
+class SeatGone(RuleError):
+    status = 401
+
+
 @dataclass(frozen=True)
 class CommandResult:
     seq: int
@@ -84,6 +88,9 @@ def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command:
                 if actor != seat.seat_id:
                     raise RuleError("That command_id was already used by another seat: choose a fresh one.")
                 return CommandResult(events[-1].seq, events, state, game, repeated=True)
+        known = state.seat(seat.seat_id)
+        if known is not None and known.revoked:  # another process removed it since it was authenticated
+            raise SeatGone("This seat was removed from the table.")
         actor = state.viewer_for(seat.seat_id, seat.role)
         roller = _roller(fray, state, spec, command)
         new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from app.realtime.broker import Broker
 from app.rules.dice import Roller, SecureRoller
+from app.services.auth import SeatCache
 from app.services.rate_limits import Buckets, MemoryBuckets
 from app.settings import Settings
 from app.store.db import Database
@@ -19,6 +20,7 @@ class Fray:
     db: Database
     broker: Broker
     states: StateCache = field(default_factory=StateCache)
+    seats: SeatCache = field(default_factory=SeatCache)  # seats authenticated lately (app/services/auth.py)
     limits: Buckets = field(default_factory=MemoryBuckets)  # rate limits (Redis-shared with a Redis broker)
     # The server's dice; tests and benchmarks may swap in a seeded roller.
     roller: Callable[[], Roller] = SecureRoller

@@ -17,7 +17,7 @@ from app.realtime import render, signals
 from app.realtime.hub import Conn
 from app.rules.errors import RuleError
 from app.services import commands, map_signals, rate_limits, reads
-from app.services.auth import SeatAuth, seat_for
+from app.services.auth import SeatAuth, known_seat, seat_for
 from app.web.deps import get_fray, get_hub, same_site, token_of
 
 router = APIRouter()
@@ -83,7 +83,10 @@ async def live(
                 close = (1009, "That message is too big.")
                 break
             # The seat is checked on every message: a revoked seat stops acting at once.
-            if await fray.db.run_read(seat_for, fray, campaign_id, token) is None:
+            still = known_seat(fray, campaign_id, token) or await fray.db.run_read(
+                seat_for, fray, campaign_id, token
+            )
+            if still is None:
                 close = (4401, "This seat was removed from the table.")
                 break
             await _handle(fray, seat, conn, text)

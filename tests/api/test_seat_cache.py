@@ -1,0 +1,107 @@
+"""Seat authentication kept in memory (issue 14): a busy table's requests skip the database read, and a
+removed seat still stops at once, in this process and, for anything it would do, in every other."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from app.main import create_app
+from app.rules.campaign.state import CampaignState, SeatInfo
+from app.services.auth import SeatAuth, SeatCache
+from tests.helpers import Table
+
+ANN = SeatAuth(seat_id="s1", campaign_id="c1", role="player", name="Ann", system="generic")
+
+
+def state_with(*seats: SeatInfo) -> CampaignState:
+    return CampaignState(id="c1", name="Test", system="generic", seats=seats)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_cached_seat_is_trusted_while_the_state_shows_it_as_it_was():
+    cache = SeatCache(ttl=10, clock=Clock())
+    cache.put("h", ANN)
+    assert cache.get("c1", "h", state_with(SeatInfo(id="s1", name="Ann", role="player"))) == ANN
+    assert cache.get("c1", "h", None) == ANN  # no state in memory: the entry's age alone decides
+    assert cache.get("c2", "h", None) is None  # a token is a seat at one table only
+
+
+def test_a_seat_the_state_shows_revoked_renamed_or_gone_is_looked_up_again():
+    for state in (
+        state_with(SeatInfo(id="s1", name="Ann", role="player", revoked=True)),
+        state_with(SeatInfo(id="s1", name="Annie", role="player")),
+        state_with(),
+    ):
+        cache = SeatCache(ttl=10, clock=Clock())
+        cache.put("h", ANN)
+        assert cache.get("c1", "h", state) is None
+        assert cache.get("c1", "h", None) is None  # dropped, not only refused once
+
+
+def test_an_entry_lasts_its_ttl_and_the_cache_its_size():
+    clock = Clock()
+    cache = SeatCache(size=2, ttl=10, clock=clock)
+    cache.put("h", ANN)
+    clock.now += 10
+    assert cache.get("c1", "h", None) == ANN
+    clock.now += 0.5
+    assert cache.get("c1", "h", None) is None
+    for n in range(3):
+        cache.put(f"h{n}", ANN)
+    assert cache.get("c1", "h0", None) is None and cache.get("c1", "h2", None) == ANN
+
+
+def test_requests_at_a_table_read_the_seat_once(client, table: Table):
+    ann = table.join("Ann")
+    table.view(ann)
+    seat_reads = []
+
+    def count(conn, cursor, statement, *args):
+        if "token_hash" in statement:
+            seat_reads.append(statement)
+
+    engine = client.app.state.fray.db.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for _ in range(3):
+            table.ok(ann, "generic.roll", expression="1d6", dice=[4])
+        assert client.get(f"/api/campaigns/{table.id}", headers=ann.auth).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert seat_reads == []
+    # A token never seen is still looked up, and refused.
+    unknown = client.get(f"/api/campaigns/{table.id}", headers={"Authorization": "Bearer nope"})
+    assert unknown.status_code == 401
+
+
+def test_a_seat_removed_here_is_refused_at_once(table: Table):
+    ann = table.join("Ann")
+    table.view(ann)  # authenticated, so cached
+    r = table.http.post(f"/api/campaigns/{table.id}/seats/{ann.seat_id}/revoke", headers=table.gm.auth)
+    assert r.status_code == 204, r.text
+    assert table.http.get(f"/api/campaigns/{table.id}", headers=ann.auth).status_code == 401
+    assert table.send(ann, "generic.roll", expression="1d6", dice=[4]).status_code == 401
+
+
+def test_a_seat_removed_by_another_process_cannot_act_here(settings, table: Table):
+    """Two apps on one database, as two processes: the second still holds Ann's seat in its cache when
+    the first removes her. She cannot act there, and after that refusal she cannot read there either."""
+    ann = table.join("Ann")
+    with TestClient(create_app(settings), base_url="http://testserver") as other:
+        there = Table(other, table.id, table.gm, table.invite, table.spectator)
+        assert there.view(ann)["me"]["name"] == "Ann"  # cached over there
+        r = table.http.post(f"/api/campaigns/{table.id}/seats/{ann.seat_id}/revoke", headers=table.gm.auth)
+        assert r.status_code == 204, r.text
+        refused = there.send(ann, "generic.roll", expression="1d6", dice=[4])
+        assert refused.status_code == 401, refused.text
+        assert refused.json()["detail"] == "This seat was removed from the table."
+        assert other.get(f"/api/campaigns/{table.id}", headers=ann.auth).status_code == 401
+        assert all(e["type"] != "generic.rolled" for e in there.events(table.gm))
