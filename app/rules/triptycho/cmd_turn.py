@@ -211,6 +211,8 @@ def discard(state: CampaignState, cmd: Discard, ctx: Ctx) -> list[NewEvent]:
     hand = list(e.hand)
     for ref in cmd.cards:
         inst, _ = hand_card(e.model_copy(update={"hand": tuple(hand)}), ref)
+        if inst is None:  # its cards are a repertoire, never in hand
+            raise RuleError(f"{name_of(state, e.id)} has no hand to discard from.", rule="TP-T-1")
         hand.remove(inst)
         chosen.append(inst)
     if len(chosen) != over:
