@@ -4,7 +4,7 @@ the innate Move and granted Moves in between (TP-M-2..5), climbing (TP-CL-*) and
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,7 @@ from app.rules.generic.commands import NextTurn, SetInitiative, next_turn, set_i
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import decks, flow
 from app.rules.triptycho.board import index
+from app.rules.triptycho.cards import Card
 from app.rules.triptycho.movement import Mover, Way, blocked, crossing, reachable, step_rule
 from app.rules.triptycho.state import Entity, GrantedMove, Settings, TriptychoState, ext_of, settings_of
 from app.rules.triptycho.world import acting, audience, board_of, enemy_in_section, name_of
@@ -58,7 +59,12 @@ class Strategy(Command):
 def strategy(state: CampaignState, cmd: Strategy, ctx: Ctx) -> list[NewEvent]:
     e = acting(state, cmd.participant, ctx.actor)
     flow.on_turn(state, e, "strategy")
-    data = {"participant": e.id, "name": name_of(state, e.id), "choice": cmd.choice, "note": cmd.note}
+    data: dict[str, Any] = {
+        "participant": e.id,
+        "name": name_of(state, e.id),
+        "choice": cmd.choice,
+        "note": cmd.note,
+    }
     events: list[NewEvent] = []
     if cmd.choice == "card":
         if not cmd.card:
@@ -75,7 +81,7 @@ def strategy(state: CampaignState, cmd: Strategy, ctx: Ctx) -> list[NewEvent]:
     return events
 
 
-def hand_card(e: Entity, ref: str):
+def hand_card(e: Entity, ref: str) -> tuple[str | None, Card]:
     """(the copy's instance id or None, the card) for a card the entity may play now."""
     if not e.uses_deck:
         return None, e.card(ref)
@@ -88,8 +94,10 @@ def hand_card(e: Entity, ref: str):
     raise RuleError(f"{card.name} is not in your hand.", rule="TP-T-1")
 
 
-def _grant(state: CampaignState, e: Entity, card) -> NewEvent:
-    kind, n = card.movement
+def _grant(state: CampaignState, e: Entity, card: Card) -> NewEvent:
+    movement = card.movement
+    assert movement is not None  # only a card that grants a movement is granted one
+    kind, n = movement
     move = GrantedMove(
         id=f"mv{state.seq + 1}", entity=e.id, kind=kind, n=n, height=card.height or 0, source=card.name
     )
@@ -348,6 +356,7 @@ def move(state: CampaignState, cmd: Move, ctx: Ctx) -> list[NewEvent]:
         raise RuleError("You are climbing: climb on, or let go and fall.", rule="TP-CL-3")
     if cmd.to == e.section:
         raise RuleError("You are already there.")
+    way: Way | None
     if cmd.path:
         way = _chosen_way(ext, e, mover, settings, cmd.path, cmd.to)
     else:
@@ -416,19 +425,19 @@ def climb(state: CampaignState, cmd: Climb, ctx: Ctx) -> list[NewEvent]:
     else:
         if not cmd.toward:
             raise RuleError("Say which border to climb.")
-        frm, to, progress = e.section, cmd.toward, 0
-        edge = index(board).edge(frm, to)  # type: ignore[arg-type]
+        frm, to, progress = e.sections[0], cmd.toward, 0  # placed: it has a section
+        edge = index(board).edge(frm, to)
         if edge is None:
             raise RuleError("Climb a border of your own section.", rule="TP-CL-1")
         if edge.kind == "hard":
             raise RuleError("A wall cannot be climbed through: only Phase passes walls.", rule="TP-M-3")
         if edge.rise <= 0:
             raise RuleError("That border does not rise: just Move across it.", rule="TP-CL-1")
-        if blocked(ext, e, "move", frm, to):  # type: ignore[arg-type]
+        if blocked(ext, e, "move", frm, to):
             raise RuleError("An enemy blocks leaving across that border.", rule="TP-BL-1")
     granted = flow.take_move(state, e, cmd.move, ("move",))
-    rise = index(board).edge(frm, to).rise  # type: ignore[arg-type, union-attr]
-    check = flow.acrobatics(e, flow.climb_dice(ext, settings, frm, to), ctx.roller)  # type: ignore[arg-type]
+    rise = index(board).edge(frm, to).rise  # type: ignore[union-attr]  # a climb is always along a border
+    check = flow.acrobatics(e, flow.climb_dice(ext, settings, frm, to), ctx.roller)
     progress += 1 if check["success"] else 0
     done = progress >= rise
     data = {

@@ -184,7 +184,7 @@ def _climb_options(state: CampaignState, e: Entity, move_id: str) -> list[Option
             (here, edge.to)
             for edge in idx.edges[here]
             if edge.rise > 0 and edge.kind == "soft" and not blocked(ext, e, "move", here, edge.to)
-        ]  # type: ignore[index]
+        ]
     for frm, to in targets:
         gm = parse_dice(flow.climb_dice(ext, settings, frm, to))
         p = odds.opposed_chance(parse_dice(e.acrobatics), gm)
@@ -324,7 +324,7 @@ def _attack_options(
 
 
 def _odds(
-    state, settings: Settings, e: Entity, t: Entity, card: Card, at: str
+    state: CampaignState, settings: Settings, e: Entity, t: Entity, card: Card, at: str
 ) -> tuple[tuple[Band, ...], str]:
     """Exact chance to hit against the target's base Reaction (Miss 1d4), levels applied."""
     ext = ext_of(state)
