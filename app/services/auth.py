@@ -8,6 +8,7 @@ import secrets
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from app.services.context import Fray
 from app.store.models import Campaign, Seat
@@ -53,10 +54,12 @@ def seat_for(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None
     if not token or len(token) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in campaign_id + token):
         return None  # a NUL names no seat, and PostgreSQL could not even look for it
     query = (
-        select(Seat.id, Seat.role, Seat.name, Campaign.system)
-        .join(Campaign, Campaign.id == Seat.campaign_id)
+        select(col(Seat.id), col(Seat.role), col(Seat.name), col(Campaign.system))
+        .join(Campaign, col(Campaign.id) == col(Seat.campaign_id))
         .where(
-            Seat.token_hash == hash_token(token), Seat.campaign_id == campaign_id, Seat.revoked_at.is_(None)
+            col(Seat.token_hash) == hash_token(token),
+            col(Seat.campaign_id) == campaign_id,
+            col(Seat.revoked_at).is_(None),
         )
     )
     with fray.db.read() as session:
