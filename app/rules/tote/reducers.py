@@ -177,7 +177,7 @@ def _new_combatant(state: CampaignState, pid: str, band: str) -> tuple[Combatant
         return None
     unit_id = f"g:{enemy.group}" if enemy is not None and enemy.group else pid
     side = "hero" if hero is not None else "enemy"
-    return Combatant(id=pid, side=side, unit=unit_id, band=band), unit_id  # type: ignore[arg-type]
+    return Combatant(id=pid, side=side, unit=unit_id, band=band), unit_id  # type: ignore[arg-type]  # Combatant checks it
 
 
 def _add_combatant(f: Fight, c: Combatant) -> Fight:

@@ -202,7 +202,7 @@ def _condition_odds(state: CampaignState, prompt: Prompt, key: str) -> tuple[Ban
     assert c is not None
     kind = prompt.kind
     stat = "power" if kind == "cheat_death" else key
-    preview = Move(id="preview", kind=kind, character=c.id, stat=stat)  # type: ignore[arg-type]
+    preview = Move(id="preview", kind=kind, character=c.id, stat=stat)  # type: ignore[arg-type]  # Move checks it
     return odds_of(kind, mod_total(modifiers(state, preview)))
 
 

@@ -168,7 +168,7 @@ def import_sheets(state: CampaignState, cmd: Import, ctx: Ctx) -> list[NewEvent]
             p = Participant(
                 id=f"p{state.seq + 1 + len(events)}",
                 name=name,
-                kind=kind,  # type: ignore[arg-type]
+                kind=kind,  # type: ignore[arg-type]  # Participant checks it
                 owner=_seat_of(state, meta.get("player")) if kind == "pc" else None,
                 hidden=hidden,
             )

@@ -232,7 +232,7 @@ def push(state: CampaignState, cmd: Push, ctx: Ctx) -> list[NewEvent]:
     board = board_of(ext)
     if not e.placed:
         raise RuleError("Place the character on the map first.")
-    edge = index(board).edge(e.section, cmd.to)  # type: ignore[arg-type]
+    edge = index(board).edge(e.section, cmd.to)  # type: ignore[arg-type]  # placed: it has a section
     if edge is None:
         raise RuleError("A push moves an entity into a neighbouring section.", rule="TP-M-1")
     if edge.kind == "hard":

@@ -120,7 +120,7 @@ def raise_block(state: CampaignState, cmd: RaiseBlock, ctx: Ctx) -> list[NewEven
     board = board_of(ext_of(state))
     if not e.placed:
         raise RuleError("Place the character on the map first.")
-    if index(board).edge(e.section, cmd.toward) is None:  # type: ignore[arg-type]
+    if index(board).edge(e.section, cmd.toward) is None:  # type: ignore[arg-type]  # placed: it has a section
         raise RuleError("Block a border between your section and a neighbouring one.", rule="TP-BL-1")
     for cond in ("immobilized", "defenseless"):
         if e.has(cond):
@@ -284,7 +284,7 @@ def next_turn_cmd(state: CampaignState, cmd: Next, ctx: Ctx) -> list[NewEvent]:
 class Order(SetInitiative):
     """Set the turn order by hand (the GM): highest first."""
 
-    type: Literal["triptycho.order"] = "triptycho.order"  # type: ignore[assignment]
+    type: Literal["triptycho.order"] = "triptycho.order"  # type: ignore[assignment]  # its own command type
 
 
 def order(state: CampaignState, cmd: Order, ctx: Ctx) -> list[NewEvent]:
@@ -323,9 +323,9 @@ def why_not(ext: TriptychoState, e: Entity, mover: Mover, to: str, settings: Set
     label = idx.sections[to].label
     if mover.kind == "teleport":
         return RuleError(f"{label} is beyond Teleport {mover.n}.", rule="TP-M-4")
-    edge = idx.edge(here, to)  # type: ignore[arg-type]
+    edge = idx.edge(here, to)  # type: ignore[arg-type]  # a mover is placed
     if edge is not None:
-        rule, _ = step_rule(board, mover, here, to, settings)  # type: ignore[arg-type]
+        rule, _ = step_rule(board, mover, here, to, settings)  # type: ignore[arg-type]  # a mover is placed
         if rule == "TP-M-3":
             return RuleError("A wall stands in the way: only Phase passes walls.", rule="TP-M-3")
         if rule == "TP-M-4":
@@ -334,7 +334,7 @@ def why_not(ext: TriptychoState, e: Entity, mover: Mover, to: str, settings: Set
                 f"Fly, or a Phase or Teleport of at least {abs(edge.rise)}.",
                 rule="TP-M-4",
             )
-        why = blocked(ext, e, mover.kind, here, to)  # type: ignore[arg-type]
+        why = blocked(ext, e, mover.kind, here, to)  # type: ignore[arg-type]  # a mover is placed
         if why:
             return RuleError("An enemy blocks leaving across that border.", rule=why)
     word = mover.kind.capitalize()
@@ -389,7 +389,7 @@ def _chosen_way(
         raise RuleError("A path runs from your section to where you stop, once through each.", rule="TP-M-2")
     cost, falls = 0, []
     for a, b in pairwise(path):
-        crossed = crossing(ext, e, mover, settings, a, b) if index(ext.board).edge(a, b) else None  # type: ignore[arg-type]
+        crossed = crossing(ext, e, mover, settings, a, b) if index(ext.board).edge(a, b) else None  # type: ignore[arg-type]  # move() checked the board
         if crossed is None:
             raise why_not(ext, e.model_copy(update={"sections": (a,)}), mover, b, settings)
         cost += crossed[0]
@@ -493,7 +493,7 @@ class Dive(Command):
 def dive(state: CampaignState, cmd: Dive, ctx: Ctx) -> list[NewEvent]:
     e = acting(state, cmd.participant, ctx.actor)
     board = board_of(ext_of(state))
-    if not e.placed or not index(board).sections[e.section].water:  # type: ignore[index]
+    if not e.placed or not index(board).sections[e.section].water:  # type: ignore[index]  # placed: it has a section
         raise RuleError("Only a water section has an underwater.", rule="TP-W-4")
     if e.underwater == cmd.underwater:
         raise RuleError(f"{name_of(state, e.id)} is {'already' if e.underwater else 'not'} underwater.")

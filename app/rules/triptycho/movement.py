@@ -135,7 +135,7 @@ def reachable(
 
 def _teleport(ext: TriptychoState, start: str, mover: Mover) -> dict[str, Way]:
     """Teleport N: straight to any section within N borders (walls included), if the rise is at most N."""
-    idx = index(ext.board)  # type: ignore[arg-type]
+    idx = index(ext.board)  # type: ignore[arg-type]  # reachable() checked the board
     levels = idx.levels
     out: dict[str, Way] = {}
     for sid, d in idx.distances(start, hard=True).items():

@@ -87,7 +87,7 @@ def _turn_options(state: CampaignState, viewer: Viewer, e: Entity) -> list[Optio
             )
         )
         if e.placed and ext.board is not None and not (e.has("immobilized") or e.has("defenseless")):
-            for edge in index(ext.board).edges[e.section]:  # type: ignore[index]
+            for edge in index(ext.board).edges[e.section]:  # type: ignore[index]  # placed: it has a section
                 label = index(ext.board).sections[edge.to].label
                 out.append(
                     _opt(
@@ -163,7 +163,7 @@ def _move_options(state: CampaignState, e: Entity, move_id: str) -> list[Option]
 def _climb_options(state: CampaignState, e: Entity, move_id: str) -> list[Option]:
     ext = ext_of(state)
     settings = settings_of(state)
-    idx = index(ext.board)  # type: ignore[arg-type]
+    idx = index(ext.board)  # type: ignore[arg-type]  # the Move options checked the board
     out = []
     targets = []
     if e.climbing is not None:
@@ -275,7 +275,7 @@ def _attack_options(
     if ext.board is None or not e.placed:
         return []
     idx = index(ext.board)
-    routes = routes_within(idx, e.section, card.reach_of)  # type: ignore[arg-type]
+    routes = routes_within(idx, e.section, card.reach_of)  # type: ignore[arg-type]  # placed: it has a section
     out: list[Option] = []
     if card.area:
         for sid in sorted(routes):
