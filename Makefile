@@ -53,7 +53,8 @@ services:
 PG_SUITES := tests/api tests/live tests/web tests/store
 PYTEST_TWICE = $(BIN)/pytest $(1) && FRAY_TEST_DATABASE=postgres $(BIN)/pytest $(PG_SUITES)
 
-test: install chromium services
+# Lint first: CI (.ci/run) runs `make test`, so ruff and mypy gate every run (under a minute).
+test: install chromium services lint
 	FRAY_REQUIRE_SERVICES=1 bash scripts/services.sh run bash -c '$(call PYTEST_TWICE,)'
 
 test-fast: install services
@@ -70,6 +71,7 @@ bench-quick: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy app
 
 format: install
 	$(BIN)/ruff format .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -38,7 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     render.warm(list(registry.systems()))
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if is_sqlite(settings.database_url) and settings.broker_url.startswith("memory"):
             app.state.sqlite_claim = claim_sqlite(settings.database_url)
         fray.broker.on_signal = hub.signal

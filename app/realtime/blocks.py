@@ -113,15 +113,23 @@ CONSTANT = frozenset({"v", "ui", "oob", "static_version"})  # the view is tracke
 EVERY_NAME = ("*",)  # a block whose sources cannot all be read: every context name counts
 
 
+# What pulls in another template; a tuple of these node types finds each as itself, not as a Stmt.
+_INCLUDING: tuple[type[nodes.Include | nodes.Import | nodes.FromImport], ...] = (
+    nodes.Include,
+    nodes.Import,
+    nodes.FromImport,
+)
+
+
 @cache
 def _parsed(env: Environment, template: str) -> nodes.Template:
-    return env.parse(env.loader.get_source(env, template)[0])  # type: ignore[union-attr]
+    return env.parse(env.loader.get_source(env, template)[0])  # type: ignore[union-attr]  # ENV has a loader
 
 
 def _names_in(env: Environment, node: nodes.Node, seen: frozenset[str]) -> set[str] | None:
     """The context names a piece of template mentions, following what it includes; None if unknowable."""
     found = {n.name for n in node.find_all(nodes.Name) if n.ctx == "load"}
-    for inner in node.find_all((nodes.Include, nodes.Import, nodes.FromImport)):
+    for inner in node.find_all(_INCLUDING):
         target = inner.template
         if not isinstance(target, nodes.Const) or not isinstance(target.value, str):
             return None
@@ -194,7 +202,7 @@ class BlockMemo:
         key = prints.of_name("log")
         hit = kept.get(key)
         if hit is None:
-            hit = kept[key] = ((), draw())  # type: ignore[assignment]
+            hit = kept[key] = ((), draw())  # type: ignore[assignment]  # lines share the blocks' cache
             while len(kept) > KEEP_PER_BLOCK:
                 kept.popitem(last=False)
-        return hit[1]  # type: ignore[return-value]
+        return hit[1]  # type: ignore[index, return-value]  # a list of lines here, not one block's html

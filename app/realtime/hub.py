@@ -297,7 +297,7 @@ class Hub:
             starts = [s for s in (since, last) if s is not None]
             fresh = log.after(session, campaign_id, min(starts), limit=MAX_CATCHUP + 1) if starts else []
             whole = len(fresh) <= MAX_CATCHUP  # everything after the start, not a truncated read
-            if last is not None and whole:
+            if known and last is not None and whole:
                 recent = [*known, *(e for e in fresh if e.seq > last)][-self.log_page :]
             else:
                 recent = log.recent(session, campaign_id, self.log_page)

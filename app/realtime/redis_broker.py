@@ -21,6 +21,7 @@ from contextlib import suppress
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
@@ -41,7 +42,7 @@ def backoff(failures: int, base: float, cap: float, rng: random.Random) -> float
     Half the ceiling is fixed and half is random, so processes that lost Redis together do not all
     come back in the same instant, and the delay still grows.
     """
-    ceiling = min(cap, base * 2 ** min(failures, 32))
+    ceiling: float = min(cap, base * 2 ** min(failures, 32))
     return ceiling / 2 + rng.random() * ceiling / 2
 
 
@@ -169,7 +170,7 @@ class RedisBroker:
             self.delays.append(delay)
             await asyncio.sleep(delay)
 
-    async def _confirmed(self, pubsub) -> None:
+    async def _confirmed(self, pubsub: PubSub) -> None:
         """Wait until Redis has registered the subscription: only then is a resync complete."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 5

@@ -88,7 +88,8 @@ def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
     if line is None:
         if len(_log_lines) >= LOG_LINES_KEPT:
             _log_lines.clear()
-        line = _log_lines[key] = Markup(ENV.globals["ui"].log_entry(entry, show_by))
+        ui: Any = ENV.globals["ui"]  # the macros of partials/ui.html
+        line = _log_lines[key] = Markup(ui.log_entry(entry, show_by))
     return line
 
 

@@ -8,6 +8,7 @@ reducers keyed by event type, describers for the log, options with exact odds an
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -161,14 +162,17 @@ Describer = Callable[[Event], str]
 @dataclass(frozen=True)
 class CommandSpec:
     type: str
-    model: type[Command]
+    model: builtins.type[Command]  # `type` is the field above inside this class body
     decide: Decide
     summary: str = ""
     gm_only: bool = False
     rolls: bool = False  # may take `dice` in a manual-dice campaign
 
 
-def command_table(rows: list[tuple[type[Command], Decide, str, bool, bool]]) -> dict[str, CommandSpec]:
+CommandRow = tuple[type[Command], Decide, str, bool, bool]
+
+
+def command_table(rows: list[CommandRow]) -> dict[str, CommandSpec]:
     """A system's COMMANDS from rows of (model, decide, summary, gm_only, rolls), keyed by type."""
     specs = (
         CommandSpec(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from app.rules.campaign.state import CampaignState
 from app.store.models import Campaign, Seat
@@ -125,9 +126,13 @@ def seat_for(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None
     if seat is not None:
         return seat
     query = (
-        select(Seat.id, Seat.role, Seat.name, Campaign.system)
-        .join(Campaign, Campaign.id == Seat.campaign_id)
-        .where(Seat.token_hash == token_hash, Seat.campaign_id == campaign_id, Seat.revoked_at.is_(None))
+        select(col(Seat.id), col(Seat.role), col(Seat.name), col(Campaign.system))
+        .join(Campaign, col(Campaign.id) == col(Seat.campaign_id))
+        .where(
+            col(Seat.token_hash) == token_hash,
+            col(Seat.campaign_id) == campaign_id,
+            col(Seat.revoked_at).is_(None),
+        )
     )
     with fray.db.read() as session:
         row = session.execute(query).first()

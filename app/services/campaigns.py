@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 
 from anyio import to_thread
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+from sqlmodel import col
 
 from app.rules import registry
 from app.rules.errors import Forbidden, InputError, RuleError
@@ -103,7 +105,7 @@ def create(
     return NewCampaign(cid, NewSeat(cid, seat_id, token, "gm"), invite, spectator)
 
 
-def _campaign(session, campaign_id: str) -> Campaign:
+def _campaign(session: Session, campaign_id: str) -> Campaign:
     campaign = session.get(Campaign, campaign_id)
     if campaign is None:
         raise CampaignMissing("There is no such campaign.")
@@ -160,7 +162,7 @@ def _revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
             raise RuleError("There is no such seat at this table.")
         if seat.revoked_at is not None:
             raise RuleError(f"{seat.name} was already removed.")
-        session.execute(update(Seat).where(Seat.id == seat_id).values(revoked_at=datetime.now(UTC)))
+        session.execute(update(Seat).where(col(Seat.id) == seat_id).values(revoked_at=datetime.now(UTC)))
         state = fray.states.current(session, game, gm.campaign_id)
         revoked = NewEvent(type="campaign.seat_revoked", data={"seat": seat_id, "name": seat.name})
         events, new_state = commands.append(fray, session, game, state, [revoked], gm.seat_id)
@@ -176,7 +178,7 @@ def rotate(fray: Fray, gm: SeatAuth, which: str = "invite") -> str:
     code = new_code()
     column = Campaign.invite_code if which == "invite" else Campaign.spectator_code
     with fray.db.write() as session:
-        session.execute(update(Campaign).where(Campaign.id == gm.campaign_id).values({column: code}))
+        session.execute(update(Campaign).where(col(Campaign.id) == gm.campaign_id).values({column: code}))
     return code
 
 
@@ -185,7 +187,9 @@ def codes(fray: Fray, gm: SeatAuth) -> tuple[str, str]:
         raise Forbidden("Only the GM sees the invite links.")
     with fray.db.read() as session:
         row = session.execute(
-            select(Campaign.invite_code, Campaign.spectator_code).where(Campaign.id == gm.campaign_id)
+            select(col(Campaign.invite_code), col(Campaign.spectator_code)).where(
+                col(Campaign.id) == gm.campaign_id
+            )
         ).one()
     return row.invite_code, row.spectator_code
 

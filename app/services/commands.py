@@ -84,8 +84,8 @@ def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command:
         if command.command_id:
             found = log.batch_of(session, cid, command.command_id)
             if found is not None:
-                actor, events = found
-                if actor != seat.seat_id:
+                by, events = found
+                if by != seat.seat_id:
                     raise RuleError("That command_id was already used by another seat: choose a fresh one.")
                 return CommandResult(events[-1].seq, events, state, game, repeated=True)
         known = state.seat(seat.seat_id)

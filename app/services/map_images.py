@@ -52,7 +52,7 @@ def prepare(raw: bytes, max_bytes: int, max_side: int) -> Prepared:
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(raw))
+            image: Image.Image = Image.open(io.BytesIO(raw))
             if image.format not in FORMATS:
                 raise InputError("That file is not a PNG, JPEG or WebP image.")
             width, height = image.size

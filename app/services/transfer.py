@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlmodel import col
 
 from app.rules import registry
 from app.rules.errors import Forbidden, InputError, RuleError
@@ -43,7 +44,7 @@ class Imported:
     events: int
 
 
-def _when(value: Any) -> str | None:
+def _when(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
@@ -52,7 +53,7 @@ def export(fray: Fray, campaign_id: str) -> bytes:
         campaign = session.get(Campaign, campaign_id)
         if campaign is None:
             raise RuleError("There is no such campaign.")
-        seats = session.scalars(select(Seat).where(Seat.campaign_id == campaign_id)).all()
+        seats = session.scalars(select(Seat).where(col(Seat.campaign_id) == campaign_id)).all()
         rows = session.execute(
             select(EVENTS).where(EVENTS.c.campaign_id == campaign_id).order_by(EVENTS.c.seq)
         ).mappings()
@@ -62,7 +63,7 @@ def export(fray: Fray, campaign_id: str) -> bytes:
             for e in events
             if e["type"] == "map.asset_added" and isinstance(e["data"].get("asset"), dict)
         }
-        blobs = session.scalars(select(AssetBlob).where(AssetBlob.id.in_(used))).all() if used else []
+        blobs = session.scalars(select(AssetBlob).where(col(AssetBlob.id).in_(used))).all() if used else []
         document = {
             "format": FORMAT,
             "version": VERSION,
@@ -171,7 +172,10 @@ def _renamed(records: list[dict[str, Any]], names: dict[str, str]) -> list[dict[
         text = json.dumps(e["data"])
         for old, new in names.items():
             text = text.replace(json.dumps(old), json.dumps(new))
-        out.append({**e, "data": json.loads(text), "actor": names.get(e.get("actor"), e.get("actor"))})
+        actor = e.get("actor")
+        out.append(
+            {**e, "data": json.loads(text), "actor": names.get(actor, actor) if actor is not None else None}
+        )
     return out
 
 
@@ -193,7 +197,7 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
         same_id = session.get(Campaign, source["id"]) is None
         cid = source["id"] if same_id else new_id(5)
         seat_ids = [s["id"] for s in document["seats"]]
-        taken = set(session.scalars(select(Seat.id).where(Seat.id.in_(seat_ids))))
+        taken = set(session.scalars(select(col(Seat.id)).where(col(Seat.id).in_(seat_ids))))
         if keep_seats and taken:
             raise Forbidden("These seats are already at this server: import without --keep-seats.")
         # A copy beside its original (the same server) gets ids of its own for the campaign and its seats.
@@ -201,8 +205,8 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
         records = _renamed(records, names)
         state = _replay(game, records)
         codes = [c for c in (source.get("invite_code"), source.get("spectator_code")) if c]
-        clash = select(Campaign.id).where(
-            Campaign.invite_code.in_(codes) | Campaign.spectator_code.in_(codes)
+        clash = select(col(Campaign.id)).where(
+            col(Campaign.invite_code).in_(codes) | col(Campaign.spectator_code).in_(codes)
         )
         invite, spectator = (
             codes if len(codes) == 2 and not session.scalars(clash).first() else (new_code(), new_code())

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import Row, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.rules.system import Event, NewEvent
-from app.store.models import EventRow, utcnow
+from app.store.models import EventRow, table_of, utcnow
 
-T = EventRow.__table__  # Core statements: the log is hot, the ORM adds nothing here.
+T = table_of(EventRow)  # Core statements: the log is hot, the ORM adds nothing here.
 
 
 class SeqTaken(Exception):
     """Another writer appended first: reload, decide again."""
 
 
-def _event(row) -> Event:
+def _event(row: Row[*tuple[Any, ...]]) -> Event:
     at: datetime | None = row.at
     if at is not None and at.tzinfo is None:  # SQLite hands back naive times; we store UTC
         at = at.replace(tzinfo=UTC)
@@ -54,7 +55,7 @@ def append(
     """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first."""
     at = utcnow()
     first = after_seq + 1
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "campaign_id": campaign_id,
             "seq": first + i,

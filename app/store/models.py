@@ -5,12 +5,18 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def table_of(model: type[SQLModel]) -> Table:
+    """The Core table SQLAlchemy maps a model to (SQLModel's type hints leave `__table__` out)."""
+    table: Table = model.__table__  # type: ignore[attr-defined]  # set by SQLAlchemy's mapping
+    return table
 
 
 def _when(**kwargs: Any) -> Any:

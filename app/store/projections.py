@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from sqlalchemy import delete, insert
+from typing import Any
+
+from sqlalchemy import Table, delete, insert
 from sqlalchemy.orm import Session
 
 from app.rules.campaign.state import CampaignState
-from app.store.models import EncounterRow, ParticipantRow
+from app.store.models import EncounterRow, ParticipantRow, table_of
 
-P = ParticipantRow.__table__
-E = EncounterRow.__table__
+P = table_of(ParticipantRow)
+E = table_of(EncounterRow)
 
 
 def sync(session: Session, before: CampaignState | None, after: CampaignState) -> None:
@@ -54,7 +56,14 @@ def sync(session: Session, before: CampaignState | None, after: CampaignState) -
         )
 
 
-def _replace(session: Session, table, campaign_id: str, rows: list[dict], old: tuple, new: tuple) -> None:
+def _replace(
+    session: Session,
+    table: Table,
+    campaign_id: str,
+    rows: list[dict[str, Any]],
+    old: tuple[Any, ...],
+    new: tuple[Any, ...],
+) -> None:
     old_by_id = {item.id: item for item in old}
     new_ids = {item.id for item in new}
     changed = [row for row, item in zip(rows, new, strict=True) if old_by_id.get(item.id) is not item]

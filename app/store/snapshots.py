@@ -7,9 +7,9 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
-from app.store.models import Snapshot, utcnow
+from app.store.models import Snapshot, table_of, utcnow
 
-T = Snapshot.__table__
+T = table_of(Snapshot)
 
 
 def latest(

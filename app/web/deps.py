@@ -19,11 +19,13 @@ COOKIE_MAX_AGE = 400 * 24 * 3600  # a campaign lasts months
 
 
 def get_fray(conn: HTTPConnection) -> Fray:
-    return conn.app.state.fray
+    fray: Fray = conn.app.state.fray
+    return fray
 
 
 def get_hub(conn: HTTPConnection) -> Hub:
-    return conn.app.state.hub
+    hub: Hub = conn.app.state.hub
+    return hub
 
 
 FrayDep = Annotated[Fray, Depends(get_fray)]

@@ -46,7 +46,7 @@ def respond(
 
 def install(app: FastAPI) -> None:
     @app.exception_handler(RuleError)
-    async def rule_error(request: Request, error: RuleError):
+    async def rule_error(request: Request, error: RuleError) -> JSONResponse | HTMLResponse:
         response = respond(request, error.status, str(error), error.rule)
         retry_after = getattr(error, "retry_after", None)  # a rate limit says when to try again
         if retry_after:
@@ -54,14 +54,16 @@ def install(app: FastAPI) -> None:
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, error: RequestValidationError):
+    async def validation_error(
+        request: Request, error: RequestValidationError
+    ) -> JSONResponse | HTMLResponse:
         errors = error.errors()
         if errors and errors[0].get("type") == "json_invalid":
             return respond(request, 422, "The request body is not valid JSON.")
         return respond(request, 422, explain_errors(list(errors)))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, error: StarletteHTTPException):
+    async def http_error(request: Request, error: StarletteHTTPException) -> JSONResponse | HTMLResponse:
         if error.status_code == 400 and error.detail == "There was an error parsing the body":
             # A body that is not UTF-8 (or not a form) is bad input like any other: the documented 422.
             return respond(request, 422, "The request body could not be read: send JSON in UTF-8.")
@@ -78,7 +80,7 @@ def install(app: FastAPI) -> None:
         return response
 
     @app.exception_handler(OperationalError)
-    async def database_away(request: Request, error: OperationalError):
+    async def database_away(request: Request, error: OperationalError) -> JSONResponse | HTMLResponse:
         # The database restarting or unreachable: nothing was written, and trying again will work.
         logger.warning("database unavailable on %s %s: %s", request.method, request.url.path, error)
         response = respond(request, 503, "The database is not answering right now; try again in a moment.")
@@ -86,7 +88,7 @@ def install(app: FastAPI) -> None:
         return response
 
     @app.exception_handler(Exception)
-    async def server_error(request: Request, error: Exception):
+    async def server_error(request: Request, error: Exception) -> JSONResponse | HTMLResponse:
         logger.exception("unexpected error on %s %s", request.method, request.url.path)
         return respond(request, 500, "Something went wrong on the server; nothing was changed.")
 

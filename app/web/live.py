@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
@@ -18,15 +18,20 @@ from app.realtime.hub import Conn
 from app.rules.errors import RuleError
 from app.services import commands, map_signals, rate_limits, reads
 from app.services.auth import SeatAuth, known_seat, seat_for
+from app.services.context import Fray
 from app.web.deps import get_fray, get_hub, same_site, token_of
 
 router = APIRouter()
 
 CLOSE_WAIT = 5.0  # seconds a socket the hub closed has to send its close frame
-PAGE_OF_ROLE = {"gm": "gm", "player": "player", "spectator": "table"}
+PAGE_OF_ROLE: dict[str, Literal["gm", "player", "table"]] = {
+    "gm": "gm",
+    "player": "player",
+    "spectator": "table",
+}
 
 
-def _is_player_seat(fray, seat: SeatAuth, seat_id: str) -> bool:
+def _is_player_seat(fray: Fray, seat: SeatAuth, seat_id: str) -> bool:
     _, state = reads.current(fray, seat)
     target = state.seat(seat_id)
     return target is not None and target.role == "player" and not target.revoked
@@ -101,7 +106,7 @@ async def live(
         await ws.close(code=close[0], reason=close[1])
 
 
-async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
+async def _handle(fray: Fray, seat: SeatAuth, conn: Conn, text: str) -> None:
     if text.strip() in ("ping", '"ping"'):
         conn.push(render.seq_marker(conn.seq) if conn.fmt == "html" else json.dumps({"pong": conn.seq}))
         return
@@ -134,7 +139,7 @@ async def _handle(fray, seat: SeatAuth, conn: Conn, text: str) -> None:
         conn.push(json.dumps({"reply": {"seq": reply["seq"], "events": reply["events"]}}))
 
 
-async def _signal(fray, seat: SeatAuth, conn: Conn, payload: dict) -> None:
+async def _signal(fray: Fray, seat: SeatAuth, conn: Conn, payload: dict[str, Any]) -> None:
     """A ping, a shared ruler or a drag ghost: relayed through the broker, never logged."""
     try:
         await map_signals.relay(fray, seat, payload, conn.viewer)

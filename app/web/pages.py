@@ -17,6 +17,7 @@ from app.rules import registry
 from app.rules.errors import InputError
 from app.services import campaigns, commands, reads, transfer
 from app.services.auth import seat_for
+from app.services.context import Fray
 from app.web.deps import (
     COOKIE_PREFIX,
     FrayDep,
@@ -69,7 +70,7 @@ async def form_payload(request: Request) -> dict[str, Any]:
     return payload
 
 
-def _my_tables(request: Request, fray) -> list[dict[str, str]]:
+def _my_tables(request: Request, fray: Fray) -> list[dict[str, str]]:
     tables = []
     for name, token in request.cookies.items():
         if not name.startswith(COOKIE_PREFIX):
@@ -176,7 +177,7 @@ async def join(
 @router.get("/c/{campaign_id}/watch/{code}")
 async def watch(campaign_id: str, code: str, request: Request, fray: FrayDep):
     token, _ = token_of(request, campaign_id)
-    if token and await to_thread.run_sync(seat_for, fray, campaign_id, token):
+    if token and await to_thread.run_sync(seat_for, fray, campaign_id, token) is not None:
         return redirect(f"/c/{campaign_id}/table")
     await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, code, None, role="spectator")
@@ -196,7 +197,7 @@ async def claim(campaign_id: str, token: str, fray: FrayDep):
     return response
 
 
-def _own_link(request: Request, fray, campaign_id: str) -> str | None:
+def _own_link(request: Request, fray: Fray, campaign_id: str) -> str | None:
     token, from_cookie = token_of(request, campaign_id)
     return f"{base_url(request, fray)}/c/{campaign_id}/seat/{token}" if token and from_cookie else None
 

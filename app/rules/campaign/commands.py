@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, Participant, new_id
 from app.rules.errors import RuleError
-from app.rules.system import Command, CommandSpec, Ctx, NewEvent, audience_of
+from app.rules.system import Command, CommandSpec, Ctx, Decide, NewEvent, audience_of
 
 Name = Field(min_length=1, max_length=60)
 Notes = Field(default="", max_length=4000)
@@ -210,7 +211,7 @@ def _check_participants(state: CampaignState, ids: tuple[str, ...]) -> tuple[str
 def prepare_encounter(
     state: CampaignState, cmd: PrepareEncounter, ctx: Ctx, setup: dict[str, Any]
 ) -> list[NewEvent]:
-    encounter = {
+    encounter: dict[str, Any] = {
         "id": new_id(state, "e"),
         "name": cmd.name,
         "participants": list(_check_participants(state, cmd.participants)),
@@ -325,7 +326,10 @@ def undo(state: CampaignState, cmd: Undo, ctx: Ctx) -> list[NewEvent]:
     ]
 
 
-def specs(parse_setup, parse_settings) -> dict[str, CommandSpec]:
+def specs(
+    parse_setup: Callable[[CampaignState, dict[str, Any]], dict[str, Any]],
+    parse_settings: Callable[[Mapping[str, Any]], dict[str, Any]],
+) -> dict[str, CommandSpec]:
     """The campaign's command table; encounter set-up and settings are checked by the game system."""
 
     def prepare(state: CampaignState, cmd: PrepareEncounter, ctx: Ctx) -> list[NewEvent]:
@@ -338,7 +342,7 @@ def specs(parse_setup, parse_settings) -> dict[str, CommandSpec]:
         merged = None if cmd.settings is None else parse_settings({**state.settings, **cmd.settings})
         return change_settings(state, cmd, ctx, merged)
 
-    table = [
+    table: list[tuple[type[Command], Decide, str]] = [
         (AddParticipant, add_participant, "Add a character"),
         (UpdateParticipant, update_participant, "Change a character"),
         (RemoveParticipant, remove_participant, "Remove a character"),
@@ -352,7 +356,7 @@ def specs(parse_setup, parse_settings) -> dict[str, CommandSpec]:
         (ChangeSettings, settings, "Change the campaign's settings"),
         (Undo, undo, "Undo the last action"),
     ]
-    out = {}
+    out: dict[str, CommandSpec] = {}
     for model, decide, summary in table:
         type_ = model.model_fields["type"].default
         out[type_] = CommandSpec(type=type_, model=model, decide=decide, summary=summary, gm_only=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.rules.campaign.state import (
     CampaignState,
     Encounter,
@@ -41,7 +43,7 @@ def participant_added(state: CampaignState, event: Event) -> CampaignState:
     return state.model_copy(update={"participants": (*state.participants, p)})
 
 
-def _update_participant(state: CampaignState, pid: str, **changes) -> CampaignState:
+def _update_participant(state: CampaignState, pid: str, **changes: Any) -> CampaignState:
     p = state.participant(pid)
     return state.model_copy(
         update={"participants": replace_item(state.participants, p.model_copy(update=changes))}

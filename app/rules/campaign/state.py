@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar, cast, overload
 
 from pydantic import Field
 
 from app.rules.errors import Forbidden, RuleError, quoted
 from app.rules.map.state import MapState
-from app.rules.system import PLAYERS, Frozen, Prompt, Viewer
+from app.rules.system import PLAYERS, Frozen, Prompt, Role, Viewer
 
 Kind = Literal["pc", "npc"]
 
@@ -153,17 +153,25 @@ class CampaignState(Frozen):
     def viewer_for(self, seat_id: str | None, role: str) -> Viewer:
         """The viewer of a seat: its role and the characters handed to it."""
         owned = _owned(self.participants).get(seat_id, frozenset()) if seat_id else frozenset()
-        return Viewer(seat_id=seat_id, role=role, participants=owned if role == "player" else frozenset())
+        # A seat's role is stored as text; Viewer checks it is one of the three when it is built.
+        return Viewer(
+            seat_id=seat_id, role=cast(Role, role), participants=owned if role == "player" else frozenset()
+        )
 
     def seat_name(self, seat_id: str | None) -> str:
         seat = self.seat(seat_id)
         return seat.name if seat else "GM"
 
 
-T = TypeVar("T", bound=Frozen)
+class HasId(Protocol):
+    @property
+    def id(self) -> str: ...
 
 
-def find_in(items: tuple[T, ...], ref: str | None, what: str) -> Any:
+T = TypeVar("T", bound=HasId)
+
+
+def find_in(items: tuple[T, ...], ref: str | None, what: str) -> T:
     """Look up by id, then by exact name, among `items` only (e.g. what a player may see)."""
     return _find(items, ref, what)
 
@@ -193,7 +201,7 @@ def _indexed(
 def _first_by_id(items: tuple[T, ...]) -> dict[str, T]:
     index: dict[str, T] = {}
     for item in items:
-        index.setdefault(item.id, item)  # type: ignore[attr-defined]
+        index.setdefault(item.id, item)
     return index
 
 
@@ -212,7 +220,13 @@ def _owned(participants: tuple[Participant, ...]) -> dict[str | None, frozenset[
     return _indexed(participants, "owner", build)
 
 
-def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = False) -> Any:
+@overload
+def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: Literal[False] = False) -> T: ...
+@overload
+def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: Literal[True]) -> T | None: ...
+
+
+def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = False) -> T | None:
     if ref:
         if len(items) > _SMALL:
             found = by_id(items).get(ref)
@@ -220,7 +234,7 @@ def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = F
                 return found
         else:
             for item in items:
-                if item.id == ref:  # type: ignore[attr-defined]
+                if item.id == ref:
                     return item
         named = [
             i
@@ -239,11 +253,11 @@ def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = F
 
 def replace_item(items: tuple[T, ...], new: T) -> tuple[T, ...]:
     """The tuple with the item of the same id replaced."""
-    return tuple(new if item.id == new.id else item for item in items)  # type: ignore[attr-defined]
+    return tuple(new if item.id == new.id else item for item in items)
 
 
 def without(items: tuple[T, ...], item_id: str) -> tuple[T, ...]:
-    return tuple(item for item in items if item.id != item_id)  # type: ignore[attr-defined]
+    return tuple(item for item in items if item.id != item_id)
 
 
 def new_id(state: CampaignState, prefix: str, index: int = 0) -> str:

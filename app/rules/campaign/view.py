@@ -114,7 +114,8 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
 
 
 def _name(event: Event) -> str:
-    return event.data.get("name") or event.data.get("participant", {}).get("name", "a character")
+    name: str = event.data.get("name") or event.data.get("participant", {}).get("name", "a character")
+    return name
 
 
 _ROLE_NAMES = {"gm": "the GM", "player": "a player", "spectator": "a spectator"}

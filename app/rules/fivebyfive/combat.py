@@ -138,7 +138,7 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
     combatants = [p for p in tactics.roster(state) if tactics.able(state, p.id)]
     if {side_of(p) for p in combatants} != {"pc", "npc"}:
         raise RuleError("A fight needs a PC and an NPC who can act, each with a 5x5 sheet.", rule="FX-R-1")
-    rolls = []
+    rolls: list[dict[str, Any]] = []
     for p in combatants:
         (face,) = ctx.roller.roll(6, 1)
         value = read_face(face, True)
@@ -162,7 +162,7 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
             group = [p.id for p in combatants if value_of[p.id] == value and side_of(p) == side]
             order.extend(_settle_ties(group, ctx.roller, tiebreak, ties, names))
     round_ = fight.round + 1
-    data = {
+    data: dict[str, Any] = {
         "round": round_,
         "rolls": rolls,
         "ties": ties,

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from app.rules.fivebyfive import combat, hits, importer, sheets
-from app.rules.system import command_table
+from app.rules.system import CommandRow, command_table
 
 # (model, decide, summary, gm_only, rolls)
-_TABLE = [
+_TABLE: list[CommandRow] = [
     (sheets.SetSheet, sheets.set_sheet, "Set a character's 5x5 sheet", True, False),
     (sheets.SetShift, sheets.set_shift, "Shift a Rank for circumstances", True, False),
     (sheets.SetBoard, sheets.set_board, "Set the tabletop's size", True, False),

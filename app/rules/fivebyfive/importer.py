@@ -91,10 +91,14 @@ def import_table(state: CampaignState, cmd: ImportTable, ctx: Ctx) -> list[NewEv
         events.append(
             NewEvent(type="fivebyfive.board_set", data={"width": board.width, "height": board.height})
         )
-    added = []
+    added: list[dict[str, Any]] = []
     for i, t in enumerate(cmd.terrain):
         points = t.corners()
-        terrain = {"id": new_id(state, "t", i + 1), "name": t.name, "points": [list(p) for p in points]}
+        terrain: dict[str, Any] = {
+            "id": new_id(state, "t", i + 1),
+            "name": t.name,
+            "points": [list(p) for p in points],
+        }
         terrain["solid"] = t.solid
         added.append(terrain)
         events.append(NewEvent(type="fivebyfive.terrain_added", data={"terrain": terrain}))

@@ -6,6 +6,7 @@ Every decision was made by the decider and written into the event; these only ap
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from app.rules.campaign.state import CampaignState, Initiative, InitiativeEntry, close_prompt, open_prompt
 from app.rules.fivebyfive.state import (
@@ -30,22 +31,22 @@ Reducer = Callable[[CampaignState, Event], CampaignState]
 # --- helpers ---------------------------------------------------------------------------------------
 
 
-def _update(state: CampaignState, **changes) -> CampaignState:
+def _update(state: CampaignState, **changes: Any) -> CampaignState:
     return with_ext(state, ext(state).model_copy(update=changes))
 
 
-def _fight(state: CampaignState, **changes) -> CampaignState:
+def _fight(state: CampaignState, **changes: Any) -> CampaignState:
     fight = ext(state).fight or Fight()
     return _update(state, fight=fight.model_copy(update=changes))
 
 
-def _character(state: CampaignState, pid: str, **changes) -> CampaignState:
+def _character(state: CampaignState, pid: str, **changes: Any) -> CampaignState:
     five = ext(state)
     characters = tuple(c.model_copy(update=changes) if c.participant == pid else c for c in five.characters)
     return _update(state, characters=characters)
 
 
-def _board(state: CampaignState, **changes) -> CampaignState:
+def _board(state: CampaignState, **changes: Any) -> CampaignState:
     return _update(state, board=ext(state).board.model_copy(update=changes))
 
 

@@ -218,7 +218,7 @@ def set_sheet(state: CampaignState, cmd: SetSheet, ctx: Ctx) -> list[NewEvent]:
     return [NewEvent(type="fivebyfive.sheet_set", data=data, audience=_audience(state, p.id))]
 
 
-def check_limits(p: Participant, scores: Abilities, ranks: dict[str, int]) -> None:
+def check_limits(p: Participant, scores: Abilities, ranks: dict[Rank, int]) -> None:
     """FX-A-1 / FX-D-4: a PC's Abilities run 1-4 and its Ranks 0-4."""
     if p.kind == "pc":
         if max(scores.values()) > PC_ABILITY_MAX:
@@ -230,7 +230,7 @@ def check_limits(p: Participant, scores: Abilities, ranks: dict[str, int]) -> No
             )
 
 
-def sheet_data(p: Participant, cmd: Any, scores: Abilities, ranks: dict[str, int]) -> dict[str, Any]:
+def sheet_data(p: Participant, cmd: Any, scores: Abilities, ranks: dict[Rank, int]) -> dict[str, Any]:
     current = Abilities.model_validate(cmd.current.model_dump()) if cmd.current else scores
     over = [a for a in ABILITIES if current.get(a) > scores.get(a)]
     if over:
@@ -273,7 +273,11 @@ def add_terrain(state: CampaignState, cmd: AddTerrain, ctx: Ctx) -> list[NewEven
             if geometry.strictly_inside(token.at, points):
                 who = state.participant(token.participant).name
                 raise RuleError(f"{who} stands where that terrain would go: move the token first.")
-    terrain = {"id": new_id(state, "t"), "name": cmd.name, "points": [list(p) for p in points]}
+    terrain: dict[str, Any] = {
+        "id": new_id(state, "t"),
+        "name": cmd.name,
+        "points": [list(p) for p in points],
+    }
     terrain["solid"] = cmd.solid
     return [NewEvent(type="fivebyfive.terrain_added", data={"terrain": terrain})]
 

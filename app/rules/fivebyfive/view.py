@@ -66,7 +66,7 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
         p = state.find_participant(t.participant)
         if p is None or not (viewer.is_gm or tactics.shown(state, p.id)):
             continue
-        c = five.character(p.id)
+        sheet = five.character(p.id)
         tokens.append(
             {
                 "participant": p.id,
@@ -74,7 +74,7 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
                 "kind": p.kind,
                 "x": t.x,
                 "y": t.y,
-                "status": c.status if c else None,
+                "status": sheet.status if sheet else None,
                 "mine": p.id in viewer.participants,
                 "current": p.id == current,
             }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -12,12 +12,13 @@ from app.rules.campaign.state import (
     InitiativeEntry,
     Participant,
     Pool,
+    Preset,
     Track,
     find_in,
     new_id,
 )
 from app.rules.errors import Forbidden, RuleError, quoted
-from app.rules.system import Command, Ctx, NewEvent, Viewer, audience_of, command_table
+from app.rules.system import Command, CommandRow, Ctx, NewEvent, Viewer, audience_of, command_table
 
 Label = Field(default="", max_length=60)
 Name = Field(min_length=1, max_length=40)
@@ -172,7 +173,11 @@ def audience_for(state: CampaignState, owner: str | None, hidden: bool) -> str:
     return "gm" if hidden or owner_hidden(state, owner) else "all"
 
 
-def _visible(state: CampaignState, items: tuple, actor: Viewer) -> tuple:
+# What a player may look up by name: a campaign's pools, tracks and roll buttons, each with an owner.
+Owned = TypeVar("Owned", Pool, Track, Preset)
+
+
+def _visible(state: CampaignState, items: tuple[Owned, ...], actor: Viewer) -> tuple[Owned, ...]:
     """What the actor may see of `items`; a player naming one finds theirs (or the table's) first."""
     if actor.is_gm:
         return items
@@ -181,7 +186,7 @@ def _visible(state: CampaignState, items: tuple, actor: Viewer) -> tuple:
     return own + tuple(i for i in seen if i not in own)
 
 
-def _lookup(state: CampaignState, items: tuple, ref: str, actor: Viewer, what: str):
+def _lookup(state: CampaignState, items: tuple[Owned, ...], ref: str, actor: Viewer, what: str) -> Owned:
     visible = _visible(state, items, actor)
     if not actor.is_gm:
         own = tuple(i for i in visible if i.owner is None or i.owner in actor.participants)
@@ -489,7 +494,7 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
         ids = [p.id for p in state.participants]
     if not ids:
         raise RuleError("Add characters before rolling initiative.")
-    rolls = []
+    rolls: list[dict[str, Any]] = []
     for pid in dict.fromkeys(ids):
         result = dice.roll(expression, ctx.roller)
         rolls.append(
@@ -554,7 +559,7 @@ def clear_initiative(state: CampaignState, cmd: ClearInitiative, ctx: Ctx) -> li
     return [NewEvent(type="generic.initiative_cleared")]
 
 
-_TABLE = [
+_TABLE: list[CommandRow] = [
     (Roll, roll, "Roll dice", False, True),
     (CreatePreset, create_preset, "Add a roll button", True, False),
     (RemovePreset, remove_preset, "Remove a roll button", True, False),

@@ -8,7 +8,7 @@ from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, check_answer
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
-from app.rules.system import Command, Ctx, NewEvent, command_table
+from app.rules.system import Command, CommandRow, Ctx, NewEvent, command_table
 from app.rules.tote import combat, rolls
 from app.rules.tote.flow import Sim, advance, waiting_for
 from app.rules.tote.model import (
@@ -318,7 +318,7 @@ def answer(state: CampaignState, cmd: Answer, ctx: Ctx) -> list[NewEvent]:
     return _finish(sim)
 
 
-_TABLE = [
+_TABLE: list[CommandRow] = [
     (SetHero, set_hero, "Set a hero's TOTE sheet", True, False),
     (SetEnemy, set_enemy, "Set an enemy's TOTE stat block", True, False),
     (Import, import_sheets, "Import heroes and enemies (JSON)", True, False),

@@ -121,7 +121,7 @@ def _step(sim: Sim) -> bool:
     d = next_pending(state, f)
     if d is None:
         sim.add("tote.round_ended", end_data(state, f))
-        sim.add("tote.round_started", round_data(sim.state, fight(sim.state), f.round + 1))  # type: ignore[arg-type]
+        sim.add("tote.round_started", round_data(sim.state, fight(sim.state), f.round + 1))  # type: ignore[arg-type]  # still on
         return True
     problem = combat.resolution_problem(state, d)
     if problem is not None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from fractions import Fraction
+
 from app.rules.campaign.state import CampaignState, check_answer
 from app.rules.errors import RuleError
 from app.rules.system import Band, Option, Prompt, Viewer
@@ -35,7 +38,9 @@ from app.rules.tote.rules import (
 # --- odds -----------------------------------------------------------------------------------------
 
 
-def test_outcomes(state: CampaignState, pid: str, skill: str, modifier: int, target: int):
+def test_outcomes(
+    state: CampaignState, pid: str, skill: str, modifier: int, target: int
+) -> dict[odds.Outcome, Fraction]:
     st = settings(state)
     dice, mod = test_numbers(state, pid, skill)
     blocked = blocked_faces(state, pid)
@@ -139,7 +144,7 @@ def _aimed(state: CampaignState, f: Fight, pid: str, action: str, label: str, ba
         if problem is not None:
             first_problem = first_problem or problem
             continue
-        indexes = weapons_for(s, action) or [None]
+        indexes: Sequence[int | None] = weapons_for(s, action) or [None]
         for index in indexes:
             if action == "intimidate":
                 bands, hint = intimidate_odds(state, pid, foe.id), _dice_hint(state, pid, "impress")

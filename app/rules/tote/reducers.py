@@ -177,7 +177,7 @@ def _new_combatant(state: CampaignState, pid: str, band: str) -> tuple[Combatant
         return None
     unit_id = f"g:{enemy.group}" if enemy is not None and enemy.group else pid
     side = "hero" if hero is not None else "enemy"
-    return Combatant(id=pid, side=side, unit=unit_id, band=band), unit_id  # type: ignore[arg-type]
+    return Combatant(id=pid, side=side, unit=unit_id, band=band), unit_id  # type: ignore[arg-type]  # Combatant checks it
 
 
 def _add_combatant(f: Fight, c: Combatant) -> Fight:
@@ -314,7 +314,8 @@ def attacked(state: CampaignState, event: Event) -> CampaignState:
     d = event.data
     state = _shown(_spent(state, d, event.seq), event)
     x = ext(state)
-    target = next((s for s in (*x.heroes, *x.enemies) if s.id == d["target"]), None)
+    sheets: tuple[Hero | Enemy, ...] = (*x.heroes, *x.enemies)
+    target = next((s for s in sheets if s.id == d["target"]), None)
     if target is not None and (d.get("absorbed") or d.get("marks")):
         state = _sheet_update(
             state,
@@ -364,7 +365,8 @@ def recovered(state: CampaignState, event: Event) -> CampaignState:
     pid = event.data["actor"]
     if event.data.get("gained") is None:  # an enemy's: the GM-only tote.enemy_resolve carries it
         return state
-    s = next(s for s in (*ext(state).heroes, *ext(state).enemies) if s.id == pid)
+    sheets: tuple[Hero | Enemy, ...] = (*ext(state).heroes, *ext(state).enemies)
+    s = next(s for s in sheets if s.id == pid)
     return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + event.data["gained"]))
 
 

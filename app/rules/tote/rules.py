@@ -267,7 +267,7 @@ def test_numbers(state: CampaignState, pid: str, skill: str) -> tuple[int, int]:
 def intimidate_target(state: CampaignState, pid: str) -> int:
     """TO-IM-1: 7 + the enemy's Rating, or 7 + the hero's Stag totem."""
     s = sheet(state, pid)
-    return 7 + (s.totems.get("stag", 0) if isinstance(s, Hero) else s.rating)  # type: ignore[union-attr]
+    return 7 + (s.totems.get("stag", 0) if isinstance(s, Hero) else s.rating)  # type: ignore[union-attr]  # a fighter
 
 
 def shoot_modifier(f: Fight, target: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
@@ -172,7 +173,7 @@ def _fight_view(state: CampaignState, f: Fight, viewer: Viewer) -> dict[str, Any
     # TO-I-2: what already happened, in the order it did, then what is still due, highest first.
     # An action lost because its character fell or fled before its turn never came up: it has no
     # moment in the order, so it is listed at the end, as lost (TO-J-2, ruling).
-    def highest_first(ds):
+    def highest_first(ds: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         return sorted(
             ds, key=lambda d: (by_unit.get(unit_of(f, d["actor"]).id, ()), -position[d["id"]]), reverse=True
         )

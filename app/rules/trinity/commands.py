@@ -25,7 +25,7 @@ from app.rules.trinity.moves import (
 from app.rules.trinity.state import Character, Move, Opponent, Stat, ext, settings_of, shifted
 
 CombatKind = Literal["go_toe_to_toe", "open_fire", "press_home", "aim", "stand_ground", "take_cover"]
-assert set(CombatKind.__args__) == set(COMBAT_MOVES)  # type: ignore[attr-defined]
+assert set(CombatKind.__args__) == set(COMBAT_MOVES)  # type: ignore[attr-defined]  # a Literal's values
 
 
 class DeclareMove(Command):
@@ -275,7 +275,7 @@ def _condition_move(state: CampaignState, cmd: Answer, ctx: Ctx, kind: str, stat
         raise RuleError("Wait until the move being made is finished.")
     if (problem := able(c, kind, state.participant(c.id).name)) is not None:
         raise problem
-    move = Move(id=f"m{state.seq + 1}", kind=kind, character=c.id, stat=stat)  # type: ignore[arg-type]
+    move = Move(id=f"m{state.seq + 1}", kind=kind, character=c.id, stat=stat)  # type: ignore[arg-type]  # Move checks it
     return start(state, move, ctx)
 
 

@@ -22,7 +22,7 @@ from app.rules.trinity.moves import (
 )
 from app.rules.trinity.odds import band_odds, certain, special_odds
 from app.rules.trinity.prompts import rolls_at_once
-from app.rules.trinity.state import Character, Move, Opponent, Weapon, ext, settings_of
+from app.rules.trinity.state import Character, Item, Mod, Move, Opponent, Weapon, ext, settings_of
 
 SPECIAL_LABELS = {
     "cheat_death": {
@@ -46,7 +46,7 @@ def odds_of(kind: str, mod: int) -> tuple[Band, ...]:
     return band_odds(mod)
 
 
-def _hint(mods) -> str:
+def _hint(mods: tuple[Mod, ...]) -> str:
     return ", ".join(f"{m.label} {m.value:+d}" for m in mods)
 
 
@@ -78,7 +78,7 @@ def move_option(state: CampaignState, c: Character, kind: str, o: Opponent, w: W
     problem = check_move(state, c, kind, o, w, weapon_named=w is not None)
     if problem is None and MOVES[kind].ranged and w is None:
         problem = RuleError(f"{MOVES[kind].label} needs a ranged weapon.", rule="TC-W-1")
-    preview = Move(id="preview", kind=kind, character=c.id, opponent=o.id, weapon=w.id if w else None,
+    preview = Move(id="preview", kind=kind, character=c.id, opponent=o.id, weapon=w.id if w else None,  # type: ignore[arg-type]  # a MOVES key; Move checks it
                    stat=MOVES[kind].stat or "power", band=band)  # fmt: skip
     mods = modifiers(state, preview)
     command: dict[str, Any] = {"type": "trinity.move", "character": c.id, "move": kind, "opponent": o.id}
@@ -158,7 +158,7 @@ def character_options(state: CampaignState, c: Character) -> list[Option]:
     return out
 
 
-def _item_hint(item) -> str:
+def _item_hint(item: Item) -> str:
     parts = [f"heal-{item.heal}" if item.heal else "", f"calm-{item.calm}" if item.calm else "", item.timing]
     if item.uses is not None:
         parts.append(f"consumable-{item.uses}")
@@ -202,7 +202,7 @@ def _condition_odds(state: CampaignState, prompt: Prompt, key: str) -> tuple[Ban
     assert c is not None
     kind = prompt.kind
     stat = "power" if kind == "cheat_death" else key
-    preview = Move(id="preview", kind=kind, character=c.id, stat=stat)  # type: ignore[arg-type]
+    preview = Move(id="preview", kind=kind, character=c.id, stat=stat)  # type: ignore[arg-type]  # Move checks it
     return odds_of(kind, mod_total(modifiers(state, preview)))
 
 

@@ -94,9 +94,9 @@ def effect_choices(state: CampaignState, m: Move) -> tuple[PromptChoice, ...]:
 
 def band_choices(band: str) -> tuple[PromptChoice, ...]:
     out = [
-        PromptChoice(key=d, label=f"Move {d}", hint=f"to {shifted(band, d)}")  # type: ignore[arg-type]
+        PromptChoice(key=d, label=f"Move {d}", hint=f"to {shifted(band, d)}")
         for d in ("closer", "further")
-        if band in BANDS and shifted(band, d) is not None  # type: ignore[arg-type]
+        if band in BANDS and shifted(band, d) is not None
     ]
     return (*out, PromptChoice(key="stay", label="Stay"))
 

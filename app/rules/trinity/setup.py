@@ -25,7 +25,7 @@ from app.rules.trinity.gm import (
     pc_sheet,
     weapons_of,
 )
-from app.rules.trinity.state import RangeBand, ext, put_character
+from app.rules.trinity.state import Character, RangeBand, ext, put_character
 
 
 class GiveWeapon(Command):
@@ -79,7 +79,7 @@ class Import(Command):
 # --- deciders ------------------------------------------------------------------------------------
 
 
-def _sheet_event(p: Participant, character) -> NewEvent:
+def _sheet_event(p: Participant, character: Character) -> NewEvent:
     data = {"character": character.model_dump(mode="json"), "name": p.name}
     return NewEvent(type="trinity.character_set", data=data, audience=participant_audience(p))
 
@@ -144,7 +144,7 @@ def _entry(raw: dict[str, Any], what: str, n: int) -> tuple[str, dict[str, Any],
     name = entry.pop("name", None)
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
         raise InputError(f'{what} {n}: give a "name" (1 to 60 characters).')
-    meta = {k: entry.pop(k) for k in ("player", "hidden", "notes") if k in entry}
+    meta: dict[str, Any] = {k: entry.pop(k) for k in ("player", "hidden", "notes") if k in entry}
     return name.strip(), meta, entry
 
 
@@ -168,7 +168,7 @@ def import_sheets(state: CampaignState, cmd: Import, ctx: Ctx) -> list[NewEvent]
             p = Participant(
                 id=f"p{state.seq + 1 + len(events)}",
                 name=name,
-                kind=kind,  # type: ignore[arg-type]
+                kind=kind,  # type: ignore[arg-type]  # Participant checks it
                 owner=_seat_of(state, meta.get("player")) if kind == "pc" else None,
                 hidden=hidden,
             )

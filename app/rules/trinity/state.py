@@ -6,7 +6,7 @@ not as generic pools, so that only the rules move karma and TC-K-6 (karma is con
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -157,7 +157,8 @@ class Character(Frozen):
     delayed: tuple[Delayed, ...] = ()
 
     def stat(self, name: Stat) -> int:
-        return getattr(self, name)
+        value: int = getattr(self, name)
+        return value
 
     @property
     def dying(self) -> bool:
@@ -213,7 +214,10 @@ class Opponent(Frozen):
         return self.taken >= self.harm_limit
 
 
-def _by_ref(items: tuple[Any, ...], ref: str | None) -> Any:
+Ref = TypeVar("Ref", Weapon, Item)
+
+
+def _by_ref(items: tuple[Ref, ...], ref: str | None) -> Ref | None:
     if not ref:
         return None
     for item in items:

@@ -8,13 +8,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import InputError, RuleError
-from app.rules.system import command_table, explain
+from app.rules.system import CommandRow, command_table, explain
 from app.rules.trinity import care, gm, setup
 from app.rules.trinity import commands as mv
 from app.rules.trinity.state import RangeBand, ext
 
 # (model, decide, summary, gm_only, rolls)
-_TABLE = [
+_TABLE: list[CommandRow] = [
     (mv.DeclareMove, mv.declare, "Make a combat move", False, True),
     (mv.Karma, mv.karma, "Grab karma or pass", False, True),
     (mv.Luck, mv.luck, "Spend Luck or keep the result", False, True),

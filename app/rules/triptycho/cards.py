@@ -114,9 +114,10 @@ class Card(Frozen):
         return not self.ranged
 
     @property
-    def movement(self) -> tuple[str, int] | None:
+    def movement(self) -> tuple[Literal["teleport", "phase", "fly", "move"], int] | None:
         """The movement the card grants: (kind, N)."""
-        for kind in ("teleport", "phase", "fly", "move"):
+        kinds: tuple[Literal["teleport", "phase", "fly", "move"], ...] = ("teleport", "phase", "fly", "move")
+        for kind in kinds:
             n = getattr(self, kind)
             if n:
                 return kind, n

@@ -15,7 +15,7 @@ from app.rules.triptycho import combat, flow
 from app.rules.triptycho.cards import Card, base_reaction
 from app.rules.triptycho.cmd_turn import _grant, hand_card
 from app.rules.triptycho.paths import Route
-from app.rules.triptycho.state import Attack, Entity, Settings, ext_of, settings_of
+from app.rules.triptycho.state import Attack, Entity, Settings, TriptychoState, ext_of, settings_of
 from app.rules.triptycho.world import acting, audience, can_see, entity_ref, name_of
 
 
@@ -153,7 +153,7 @@ def act(state: CampaignState, cmd: Act, ctx: Ctx) -> list[NewEvent]:
     return events + proceed(state, settings, attack, ctx.roller)
 
 
-def _aim(state: CampaignState, e: Entity, card: Card, cmd: Act, ctx: Ctx):
+def _aim(state: CampaignState, e: Entity, card: Card, cmd: Act, ctx: Ctx) -> tuple[str, Route, list[Entity]]:
     ext = ext_of(state)
     if card.area:
         target = entity_ref(state, cmd.target, ctx.actor) if cmd.target else None
@@ -261,7 +261,7 @@ def _rolls_at(state: CampaignState, settings: Settings, attack: Attack, target: 
     return not (attack.card.hostile and reactions(state, settings, target) and not target.has("defenseless"))
 
 
-def _who(ext, viewer: Entity, attacker: Entity, state: CampaignState) -> str:
+def _who(ext: TriptychoState, viewer: Entity, attacker: Entity, state: CampaignState) -> str:
     return name_of(state, attacker.id) if can_see(ext, viewer, attacker) else "An unseen attacker"
 
 
@@ -281,7 +281,14 @@ def _player_run(state: CampaignState, pid: str) -> bool:
     return bool(p and p.owner and not p.hidden)
 
 
-def _reaction_prompt(state, settings, attack: Attack, attacker: Entity, target: Entity, choices) -> Prompt:
+def _reaction_prompt(
+    state: CampaignState,
+    settings: Settings,
+    attack: Attack,
+    attacker: Entity,
+    target: Entity,
+    choices: list[tuple[str, Card]],
+) -> Prompt:
     ext = ext_of(state)
     options = []
     for key, card in choices:

@@ -120,7 +120,7 @@ def _placed(
 
 def _sheet_for_existing(
     state: CampaignState, p: Participant, cmd: Sheet, sections: tuple[str, ...], label: str
-):
+) -> list[NewEvent]:
     """A character already at the table (added on the Characters card, say) gets the sheet, and stands
     where the form or the list says."""
     sheet, secret = _sheet(state, p, cmd, label)
@@ -232,7 +232,7 @@ def push(state: CampaignState, cmd: Push, ctx: Ctx) -> list[NewEvent]:
     board = board_of(ext)
     if not e.placed:
         raise RuleError("Place the character on the map first.")
-    edge = index(board).edge(e.section, cmd.to)  # type: ignore[arg-type]
+    edge = index(board).edge(e.section, cmd.to)  # type: ignore[arg-type]  # placed: it has a section
     if edge is None:
         raise RuleError("A push moves an entity into a neighbouring section.", rule="TP-M-1")
     if edge.kind == "hard":
@@ -464,7 +464,7 @@ def roll_initiative(state: CampaignState, cmd: RollInitiative, ctx: Ctx) -> list
         who = [e for e in ext.entities if e.placed]
     if not who:
         raise RuleError("Set up and place the characters before rolling initiative.")
-    rolls = []
+    rolls: list[dict[str, Any]] = []
     for e in who:
         result = odds.roll_sizes(parse_dice(e.initiative), ctx.roller)
         assert result is not None

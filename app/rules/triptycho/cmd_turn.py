@@ -4,7 +4,7 @@ the innate Move and granted Moves in between (TP-M-2..5), climbing (TP-CL-*) and
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -14,6 +14,7 @@ from app.rules.generic.commands import NextTurn, SetInitiative, next_turn, set_i
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import decks, flow
 from app.rules.triptycho.board import index
+from app.rules.triptycho.cards import Card
 from app.rules.triptycho.movement import Mover, Way, blocked, crossing, reachable, step_rule
 from app.rules.triptycho.state import Entity, GrantedMove, Settings, TriptychoState, ext_of, settings_of
 from app.rules.triptycho.world import acting, audience, board_of, enemy_in_section, name_of
@@ -58,7 +59,12 @@ class Strategy(Command):
 def strategy(state: CampaignState, cmd: Strategy, ctx: Ctx) -> list[NewEvent]:
     e = acting(state, cmd.participant, ctx.actor)
     flow.on_turn(state, e, "strategy")
-    data = {"participant": e.id, "name": name_of(state, e.id), "choice": cmd.choice, "note": cmd.note}
+    data: dict[str, Any] = {
+        "participant": e.id,
+        "name": name_of(state, e.id),
+        "choice": cmd.choice,
+        "note": cmd.note,
+    }
     events: list[NewEvent] = []
     if cmd.choice == "card":
         if not cmd.card:
@@ -75,7 +81,7 @@ def strategy(state: CampaignState, cmd: Strategy, ctx: Ctx) -> list[NewEvent]:
     return events
 
 
-def hand_card(e: Entity, ref: str):
+def hand_card(e: Entity, ref: str) -> tuple[str | None, Card]:
     """(the copy's instance id or None, the card) for a card the entity may play now."""
     if not e.uses_deck:
         return None, e.card(ref)
@@ -88,8 +94,10 @@ def hand_card(e: Entity, ref: str):
     raise RuleError(f"{card.name} is not in your hand.", rule="TP-T-1")
 
 
-def _grant(state: CampaignState, e: Entity, card) -> NewEvent:
-    kind, n = card.movement
+def _grant(state: CampaignState, e: Entity, card: Card) -> NewEvent:
+    movement = card.movement
+    assert movement is not None  # only a card that grants a movement is granted one
+    kind, n = movement
     move = GrantedMove(
         id=f"mv{state.seq + 1}", entity=e.id, kind=kind, n=n, height=card.height or 0, source=card.name
     )
@@ -112,7 +120,7 @@ def raise_block(state: CampaignState, cmd: RaiseBlock, ctx: Ctx) -> list[NewEven
     board = board_of(ext_of(state))
     if not e.placed:
         raise RuleError("Place the character on the map first.")
-    if index(board).edge(e.section, cmd.toward) is None:  # type: ignore[arg-type]
+    if index(board).edge(e.section, cmd.toward) is None:  # type: ignore[arg-type]  # placed: it has a section
         raise RuleError("Block a border between your section and a neighbouring one.", rule="TP-BL-1")
     for cond in ("immobilized", "defenseless"):
         if e.has(cond):
@@ -211,6 +219,8 @@ def discard(state: CampaignState, cmd: Discard, ctx: Ctx) -> list[NewEvent]:
     hand = list(e.hand)
     for ref in cmd.cards:
         inst, _ = hand_card(e.model_copy(update={"hand": tuple(hand)}), ref)
+        if inst is None:  # its cards are a repertoire, never in hand
+            raise RuleError(f"{name_of(state, e.id)} has no hand to discard from.", rule="TP-T-1")
         hand.remove(inst)
         chosen.append(inst)
     if len(chosen) != over:
@@ -274,7 +284,7 @@ def next_turn_cmd(state: CampaignState, cmd: Next, ctx: Ctx) -> list[NewEvent]:
 class Order(SetInitiative):
     """Set the turn order by hand (the GM): highest first."""
 
-    type: Literal["triptycho.order"] = "triptycho.order"  # type: ignore[assignment]
+    type: Literal["triptycho.order"] = "triptycho.order"  # type: ignore[assignment]  # its own command type
 
 
 def order(state: CampaignState, cmd: Order, ctx: Ctx) -> list[NewEvent]:
@@ -313,9 +323,9 @@ def why_not(ext: TriptychoState, e: Entity, mover: Mover, to: str, settings: Set
     label = idx.sections[to].label
     if mover.kind == "teleport":
         return RuleError(f"{label} is beyond Teleport {mover.n}.", rule="TP-M-4")
-    edge = idx.edge(here, to)  # type: ignore[arg-type]
+    edge = idx.edge(here, to)  # type: ignore[arg-type]  # a mover is placed
     if edge is not None:
-        rule, _ = step_rule(board, mover, here, to, settings)  # type: ignore[arg-type]
+        rule, _ = step_rule(board, mover, here, to, settings)  # type: ignore[arg-type]  # a mover is placed
         if rule == "TP-M-3":
             return RuleError("A wall stands in the way: only Phase passes walls.", rule="TP-M-3")
         if rule == "TP-M-4":
@@ -324,7 +334,7 @@ def why_not(ext: TriptychoState, e: Entity, mover: Mover, to: str, settings: Set
                 f"Fly, or a Phase or Teleport of at least {abs(edge.rise)}.",
                 rule="TP-M-4",
             )
-        why = blocked(ext, e, mover.kind, here, to)  # type: ignore[arg-type]
+        why = blocked(ext, e, mover.kind, here, to)  # type: ignore[arg-type]  # a mover is placed
         if why:
             return RuleError("An enemy blocks leaving across that border.", rule=why)
     word = mover.kind.capitalize()
@@ -346,6 +356,7 @@ def move(state: CampaignState, cmd: Move, ctx: Ctx) -> list[NewEvent]:
         raise RuleError("You are climbing: climb on, or let go and fall.", rule="TP-CL-3")
     if cmd.to == e.section:
         raise RuleError("You are already there.")
+    way: Way | None
     if cmd.path:
         way = _chosen_way(ext, e, mover, settings, cmd.path, cmd.to)
     else:
@@ -378,7 +389,7 @@ def _chosen_way(
         raise RuleError("A path runs from your section to where you stop, once through each.", rule="TP-M-2")
     cost, falls = 0, []
     for a, b in pairwise(path):
-        crossed = crossing(ext, e, mover, settings, a, b) if index(ext.board).edge(a, b) else None  # type: ignore[arg-type]
+        crossed = crossing(ext, e, mover, settings, a, b) if index(ext.board).edge(a, b) else None  # type: ignore[arg-type]  # move() checked the board
         if crossed is None:
             raise why_not(ext, e.model_copy(update={"sections": (a,)}), mover, b, settings)
         cost += crossed[0]
@@ -414,19 +425,19 @@ def climb(state: CampaignState, cmd: Climb, ctx: Ctx) -> list[NewEvent]:
     else:
         if not cmd.toward:
             raise RuleError("Say which border to climb.")
-        frm, to, progress = e.section, cmd.toward, 0
-        edge = index(board).edge(frm, to)  # type: ignore[arg-type]
+        frm, to, progress = e.sections[0], cmd.toward, 0  # placed: it has a section
+        edge = index(board).edge(frm, to)
         if edge is None:
             raise RuleError("Climb a border of your own section.", rule="TP-CL-1")
         if edge.kind == "hard":
             raise RuleError("A wall cannot be climbed through: only Phase passes walls.", rule="TP-M-3")
         if edge.rise <= 0:
             raise RuleError("That border does not rise: just Move across it.", rule="TP-CL-1")
-        if blocked(ext, e, "move", frm, to):  # type: ignore[arg-type]
+        if blocked(ext, e, "move", frm, to):
             raise RuleError("An enemy blocks leaving across that border.", rule="TP-BL-1")
     granted = flow.take_move(state, e, cmd.move, ("move",))
-    rise = index(board).edge(frm, to).rise  # type: ignore[arg-type, union-attr]
-    check = flow.acrobatics(e, flow.climb_dice(ext, settings, frm, to), ctx.roller)  # type: ignore[arg-type]
+    rise = index(board).edge(frm, to).rise  # type: ignore[union-attr]  # a climb is always along a border
+    check = flow.acrobatics(e, flow.climb_dice(ext, settings, frm, to), ctx.roller)
     progress += 1 if check["success"] else 0
     done = progress >= rise
     data = {
@@ -482,7 +493,7 @@ class Dive(Command):
 def dive(state: CampaignState, cmd: Dive, ctx: Ctx) -> list[NewEvent]:
     e = acting(state, cmd.participant, ctx.actor)
     board = board_of(ext_of(state))
-    if not e.placed or not index(board).sections[e.section].water:  # type: ignore[index]
+    if not e.placed or not index(board).sections[e.section].water:  # type: ignore[index]  # placed: it has a section
         raise RuleError("Only a water section has an underwater.", rule="TP-W-4")
     if e.underwater == cmd.underwater:
         raise RuleError(f"{name_of(state, e.id)} is {'already' if e.underwater else 'not'} underwater.")

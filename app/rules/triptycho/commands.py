@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from app.rules.system import command_table
+from app.rules.system import CommandRow, command_table
 from app.rules.triptycho import cmd_combat, cmd_maps, cmd_setup, cmd_turn
 
 # (model, decide, summary, gm_only, rolls)
-_TABLE = [
+_TABLE: list[CommandRow] = [
     (cmd_maps.SaveMap, cmd_maps.save_map, "Save a battle map", True, False),
     (cmd_maps.DeleteMap, cmd_maps.delete_map, "Delete a saved map", True, False),
     (cmd_maps.LoadMap, cmd_maps.load_map, "Put a saved map on the table", True, False),

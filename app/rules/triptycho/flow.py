@@ -100,7 +100,7 @@ def acrobatics(e: Entity, gm_dice: str, roller: Roller) -> dict[str, Any]:
 
 
 def climb_dice(ext: TriptychoState, settings: Settings, frm: str, to: str) -> str:
-    edge = index(ext.board).edge(frm, to) if ext.board else None  # type: ignore[arg-type]
+    edge = index(ext.board).edge(frm, to) if ext.board else None
     return (edge.border.climb if edge and edge.border.climb else None) or settings.gm_acrobatics
 
 

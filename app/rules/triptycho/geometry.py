@@ -219,7 +219,7 @@ def straight_through(portals: Iterable[tuple[Point, Point]]) -> bool:
             frame = Frame(right, left)
             region = first_region()
             continue
-        region = clip_portal(region, frame, right, left)  # type: ignore[arg-type]
+        region = clip_portal(region, frame, right, left)  # type: ignore[arg-type]  # set with the first frame
         if not region:
             return False
     return True

@@ -108,7 +108,7 @@ def reachable(
     if mover.kind == "teleport":
         return _teleport(ext, start, mover)
     best: dict[str, Way] = {start: Way((start,), 0)}
-    heap = [(0, 0, start, (start,), ())]
+    heap: list[tuple[int, int, str, tuple[str, ...], tuple[int, ...]]] = [(0, 0, start, (start,), ())]
     while heap:
         cost, _, here, path, falls = heapq.heappop(heap)
         if best[here].path != path:
@@ -135,7 +135,7 @@ def reachable(
 
 def _teleport(ext: TriptychoState, start: str, mover: Mover) -> dict[str, Way]:
     """Teleport N: straight to any section within N borders (walls included), if the rise is at most N."""
-    idx = index(ext.board)  # type: ignore[arg-type]
+    idx = index(ext.board)  # type: ignore[arg-type]  # reachable() checked the board
     levels = idx.levels
     out: dict[str, Way] = {}
     for sid, d in idx.distances(start, hard=True).items():
@@ -150,7 +150,7 @@ def _teleport(ext: TriptychoState, start: str, mover: Mover) -> dict[str, Way]:
 def crossings(board: BattleMap, path: tuple[str, ...]) -> list[tuple[str, str, str, int]]:
     """(from, to, border kind, rise) for each border a path crosses."""
     idx = index(board)
-    out = []
+    out: list[tuple[str, str, str, int]] = []
     for a, b in pairwise(path):
         edge = idx.edge(a, b)
         out.append((a, b, edge.kind if edge else "none", edge.rise if edge else 0))

@@ -87,7 +87,7 @@ def _turn_options(state: CampaignState, viewer: Viewer, e: Entity) -> list[Optio
             )
         )
         if e.placed and ext.board is not None and not (e.has("immobilized") or e.has("defenseless")):
-            for edge in index(ext.board).edges[e.section]:  # type: ignore[index]
+            for edge in index(ext.board).edges[e.section]:  # type: ignore[index]  # placed: it has a section
                 label = index(ext.board).sections[edge.to].label
                 out.append(
                     _opt(
@@ -163,7 +163,7 @@ def _move_options(state: CampaignState, e: Entity, move_id: str) -> list[Option]
 def _climb_options(state: CampaignState, e: Entity, move_id: str) -> list[Option]:
     ext = ext_of(state)
     settings = settings_of(state)
-    idx = index(ext.board)  # type: ignore[arg-type]
+    idx = index(ext.board)  # type: ignore[arg-type]  # the Move options checked the board
     out = []
     targets = []
     if e.climbing is not None:
@@ -184,7 +184,7 @@ def _climb_options(state: CampaignState, e: Entity, move_id: str) -> list[Option
             (here, edge.to)
             for edge in idx.edges[here]
             if edge.rise > 0 and edge.kind == "soft" and not blocked(ext, e, "move", here, edge.to)
-        ]  # type: ignore[index]
+        ]
     for frm, to in targets:
         gm = parse_dice(flow.climb_dice(ext, settings, frm, to))
         p = odds.opposed_chance(parse_dice(e.acrobatics), gm)
@@ -275,7 +275,7 @@ def _attack_options(
     if ext.board is None or not e.placed:
         return []
     idx = index(ext.board)
-    routes = routes_within(idx, e.section, card.reach_of)  # type: ignore[arg-type]
+    routes = routes_within(idx, e.section, card.reach_of)  # type: ignore[arg-type]  # placed: it has a section
     out: list[Option] = []
     if card.area:
         for sid in sorted(routes):
@@ -324,7 +324,7 @@ def _attack_options(
 
 
 def _odds(
-    state, settings: Settings, e: Entity, t: Entity, card: Card, at: str
+    state: CampaignState, settings: Settings, e: Entity, t: Entity, card: Card, at: str
 ) -> tuple[tuple[Band, ...], str]:
     """Exact chance to hit against the target's base Reaction (Miss 1d4), levels applied."""
     ext = ext_of(state)

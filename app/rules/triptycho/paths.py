@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from app.rules.triptycho import geometry as geo
-from app.rules.triptycho.board import INF, MapIndex
+from app.rules.triptycho.board import INF, Edge, MapIndex
 
 SIGHT_SLACK = 3  # a line of sight may cross this many more borders than the shortest walk (ruling)
 
@@ -76,7 +76,7 @@ def _walk(
     corners: dict[int, list[tuple[float, float]]] = {}
     levels = idx.levels if target is not None and skip_blocked else None
     # With consistent heights the target's level is known: a route already over it and the start is lost.
-    ceiling = max(0, levels[target] - levels[origin]) if levels is not None else None
+    ceiling = max(0, levels[target] - levels[origin]) if levels is not None and target is not None else None
 
     def aims(frame: geo.Frame, region: geo.Region) -> bool:
         if target is None:
@@ -86,8 +86,15 @@ def _walk(
             found = corners[id(frame)] = [frame.coords(p) for p in hull]
         return geo.may_reach(region, frame, found)
 
-    def step(here, path, rises, frame, region, level):
-        edges = idx.edges[here]
+    def step(
+        here: str,
+        path: tuple[str, ...],
+        rises: tuple[int, ...],
+        frame: geo.Frame | None,
+        region: geo.Region | None,
+        level: int,
+    ) -> Iterator[tuple[tuple[str, ...], tuple[int, ...]]]:
+        edges: Sequence[Edge] = idx.edges[here]
         if to_target is not None:
             edges = sorted(edges, key=lambda e: to_target.get(e.to, INF))
         for edge in edges:
@@ -109,6 +116,7 @@ def _walk(
                 if frame is None:
                     f, reg = geo.Frame(right, left), geo.first_region()
                 else:
+                    assert region is not None  # a frame always comes with its region
                     f, reg = frame, geo.clip_portal(region, frame, right, left)
                     if not reg:
                         continue
@@ -175,7 +183,7 @@ def check_route(idx: MapIndex, path: Sequence[str]) -> tuple[Route | None, str, 
 
 
 def _any_straight(portals: list[list[tuple[geo.Point, geo.Point]]]) -> bool:
-    def go(i, frame, region):
+    def go(i: int, frame: geo.Frame | None, region: geo.Region | None) -> bool:
         if i == len(portals):
             return True
         for right, left in portals[i]:
@@ -183,6 +191,7 @@ def _any_straight(portals: list[list[tuple[geo.Point, geo.Point]]]) -> bool:
                 if go(i + 1, geo.Frame(right, left), geo.first_region()):
                     return True
                 continue
+            assert region is not None  # a frame always comes with its region
             reg = geo.clip_portal(region, frame, right, left)
             if reg and go(i + 1, frame, reg):
                 return True
@@ -201,7 +210,13 @@ def visible_from(idx: MapIndex, origin: str) -> set[str]:
     dist = idx.distances(origin)
     seen = {origin}
 
-    def step(here, path, rises, frame, region):
+    def step(
+        here: str,
+        path: tuple[str, ...],
+        rises: tuple[int, ...],
+        frame: geo.Frame | None,
+        region: geo.Region | None,
+    ) -> None:
         for edge in idx.edges[here]:
             nxt = edge.to
             if edge.kind != "soft" or nxt in path or len(path) > dist.get(nxt, INF) + SIGHT_SLACK:
@@ -213,6 +228,7 @@ def visible_from(idx: MapIndex, origin: str) -> set[str]:
                 if frame is None:
                     f, reg = geo.Frame(right, left), geo.first_region()
                 else:
+                    assert region is not None  # a frame always comes with its region
                     f, reg = frame, geo.clip_portal(region, frame, right, left)
                     if not reg:
                         continue

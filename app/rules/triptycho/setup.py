@@ -35,7 +35,7 @@ def parse_setup(state: CampaignState, setup: dict[str, Any]) -> dict[str, Any]:
             raise InputError(f"Place {state.participant(pid).name} on a list of the map's sections.")
         bad = [s for s in where if s not in sections]
         if bad:
-            raise InputError(f"{quoted(bad[0])} is not a section of {board.name}.")  # type: ignore[union-attr]
+            raise InputError(f"{quoted(bad[0])} is not a section of {board.name}.")  # type: ignore[union-attr]  # placements need a map
         placed[pid] = list(where)
     if placed:
         out["placements"] = placed

@@ -16,9 +16,12 @@ from app.rules.triptycho.paths import line_of_sight
 
 
 class Senses(Protocol):
-    low_light: bool
-    darkvision: bool
-    light_sensitive: bool
+    @property
+    def low_light(self) -> bool: ...
+    @property
+    def darkvision(self) -> bool: ...
+    @property
+    def light_sensitive(self) -> bool: ...
 
 
 def perceived(light: Light, senses: Senses) -> Light:

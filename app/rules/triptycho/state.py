@@ -142,7 +142,7 @@ class LevelEffect(BaseModel):
     defense: int = Field(default=0, ge=-5, le=5)
 
 
-DEFAULT_LEVELS = {
+DEFAULT_LEVELS: dict[Condition, LevelEffect] = {
     "debilitated": LevelEffect(hit=-1, damage=-1),
     "vulnerable": LevelEffect(miss=-1, defense=-1),
     "hindered": LevelEffect(hit=-1, miss=-1),
@@ -163,7 +163,7 @@ class Settings(BaseModel):
 
     @field_validator("condition_levels")
     @classmethod
-    def _all_conditions(cls, value: dict[str, LevelEffect]) -> dict[str, LevelEffect]:
+    def _all_conditions(cls, value: dict[Condition, LevelEffect]) -> dict[Condition, LevelEffect]:
         # Changing one condition keeps the catalogue's levels for the others.
         return {**DEFAULT_LEVELS, **value}
 

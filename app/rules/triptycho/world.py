@@ -7,7 +7,7 @@ from app.rules.errors import Forbidden, RuleError, quoted
 from app.rules.system import Viewer, audience_of
 from app.rules.triptycho import sight
 from app.rules.triptycho.board import BattleMap
-from app.rules.triptycho.state import Entity, TriptychoState, ext_of
+from app.rules.triptycho.state import Condition, Entity, TriptychoState, ext_of
 
 
 def board_of(ext: TriptychoState) -> BattleMap:
@@ -52,9 +52,9 @@ def sees_own_section(ext: TriptychoState, e: Entity) -> bool:
     return any(sight.sees_own_section(ext.board, e, s) for s in e.sections)
 
 
-def conditions_of(ext: TriptychoState, e: Entity) -> dict[str, str]:
+def conditions_of(ext: TriptychoState, e: Entity) -> dict[Condition, str]:
     """Every condition on the entity and where it comes from (the GM's, climbing, darkness)."""
-    out = {c: "set by the GM" for c in e.conditions}
+    out: dict[Condition, str] = {c: "set by the GM" for c in e.conditions}
     if e.climbing is not None:
         out.setdefault("debilitated", "climbing (TP-CL-2)")
         out.setdefault("vulnerable", "climbing (TP-CL-2)")

@@ -121,6 +121,20 @@ def test_TP_T_1_a_turn_is_draw_strategy_action_discard_in_that_order():
 
 
 @pytest.mark.rule("TP-T-1")
+def test_TP_T_1_a_repertoire_has_no_hand_to_discard_from():
+    """TP-T-1: Gob plays from a repertoire (no deck): naming a card to discard is refused, not a crash."""
+    t = Table()
+    t.add("Gob", None, kind="npc", cards=[SLASH, DODGE], uses_deck=False)
+    t.board(ROW)
+    t.place("Gob", "c2r0")
+    t.to_action("Gob")
+    assert t.refused("gm", "triptycho.discard", "TP-T-1", participant="Gob", cards=["slash"]) == (
+        "Gob has no hand to discard from."
+    )
+    assert t.do("gm", "triptycho.discard", participant="Gob", cards=[])[0].type == "triptycho.turn_ended"
+
+
+@pytest.mark.rule("TP-T-1")
 def test_TP_T_1_the_strategy_phase_may_play_a_strategy_card_or_swap_gear():
     """TP-T-1: Rally (a Strategy card with Move 1) is played from the hand into the discard pile."""
     t = decked(hand=5, deck=("rally", "bow"))
