@@ -49,27 +49,23 @@ def test_every_api_operation_keeps_to_its_schema(live_server, live_http, seated)
     schema = schemathesis.openapi.from_dict(document).include(path_regex="^/api/")
     failures: dict[str, str] = {}
     seen: dict[str, set[int]] = {}
+
+    def send(label: str, case) -> None:
+        for token in tokens.values():
+            with requests.Session() as session:  # no cookie carried from one request to the next
+                response = case.call_and_validate(
+                    base_url=live_server.url,
+                    session=session,
+                    headers={"Authorization": f"Bearer {token}"},
+                    checks=CHECKS,
+                )
+            seen.setdefault(label, set()).add(response.status_code)
+
     for result in schema.get_all_operations():
         operation = result.ok()
         fixed = {"campaign_id": table.id} if "{campaign_id}" in operation.path else None
-
-        @hypothesis_settings(
-            max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
-        )
-        @given(case=operation.as_strategy(path_parameters=fixed))
-        def check(case, label: str = operation.label) -> None:
-            for token in tokens.values():
-                with requests.Session() as session:  # no cookie carried from one request to the next
-                    response = case.call_and_validate(
-                        base_url=live_server.url,
-                        session=session,
-                        headers={"Authorization": f"Bearer {token}"},
-                        checks=CHECKS,
-                    )
-                seen.setdefault(label, set()).add(response.status_code)
-
         try:
-            check()
+            _fuzz(operation, fixed, send)
         except Exception as error:  # every operation is tried; all that failed are reported together
             failures[operation.label] = str(error)
     assert not failures, "\n\n".join(f"{label}:\n{text}" for label, text in failures.items())
@@ -77,3 +73,16 @@ def test_every_api_operation_keeps_to_its_schema(live_server, live_http, seated)
     assert 200 in seen["GET /api/campaigns/{campaign_id}"]
     assert 200 in seen["GET /api/campaigns/{campaign_id}/events"]
     assert 200 in seen["POST /api/campaigns/{campaign_id}/commands"]
+
+
+def _fuzz(operation, path_parameters: dict[str, str] | None, send) -> None:
+    """Bounded, replayable examples of one operation, each handed to `send`."""
+
+    @hypothesis_settings(
+        max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
+    @given(case=operation.as_strategy(path_parameters=path_parameters))
+    def check(case) -> None:
+        send(operation.label, case)
+
+    check()
