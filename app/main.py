@@ -20,7 +20,7 @@ from app.services.rate_limits import buckets_for
 from app.settings import Settings, get_settings
 from app.store.db import Database, claim_sqlite, is_sqlite
 from app.store.states import StateCache
-from app.web import api, backups, errors, live, maps, pages
+from app.web import api, backups, errors, live, maps, openapi, pages
 from app.web.guards import BrowserGuard
 from app.web.limits import BodyLimit, StaticCache
 
@@ -68,4 +68,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok", "loop_stall_ms": watch.report()}
 
     app.add_api_route("/healthz", health, methods=["GET"], tags=["health"])
+    openapi.install(app)
     return app

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from app.rules import registry
 from app.services import campaigns, commands, reads
@@ -20,31 +20,42 @@ from app.web.deps import (
     limit_seat,
     set_seat_cookie,
 )
+from app.web.schemas import (
+    SEATED,
+    CampaignCreated,
+    CommandReply,
+    EventsPage,
+    Joined,
+    Links,
+    Replay,
+    Seats,
+    SystemInfo,
+    View,
+    errors,
+    operation_id,
+)
 
 MAX_SEQ = 2**53  # beyond any log; larger numbers would overflow the database's integers
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], generate_unique_id_function=operation_id)
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+SYSTEM_KEYS: list[JsonValue] = list(registry.systems())
+
+
 class CreateCampaign(Strict):
     name: str = Field(min_length=1, max_length=60, examples=["Friday Night Fights"])
-    system: str = Field(default="generic", max_length=32, examples=["generic"])
+    # Checked against the registry (its refusal names the choices); the schema lists them.
+    system: str = Field(
+        default="generic", max_length=32, examples=["generic"], json_schema_extra={"enum": SYSTEM_KEYS}
+    )
     dice: Literal["server", "manual"] = "server"
     gm_name: str | None = Field(default=None, max_length=40)
     admin_password: str | None = Field(default=None, max_length=200)
-
-
-class CampaignCreated(BaseModel):
-    id: str
-    seat_id: str
-    gm_token: str
-    invite_url: str
-    spectator_url: str
-    gm_url: str
 
 
 class Join(Strict):
@@ -55,18 +66,6 @@ class Join(Strict):
 class Watch(Strict):
     code: str = Field(min_length=1, max_length=100, description="The code that ends spectator_url")
     name: str | None = Field(default=None, max_length=40)
-
-
-class Joined(BaseModel):
-    seat_id: str
-    token: str
-    role: str
-
-
-class CommandReply(BaseModel):
-    seq: int
-    events: list[dict[str, Any]]
-    view: dict[str, Any]
 
 
 class Rotate(Strict):
@@ -81,7 +80,9 @@ def links(request: Request, fray, campaign_id: str, invite: str, spectator: str)
     }
 
 
-@router.post("/campaigns", status_code=201, response_model=CampaignCreated)
+@router.post(
+    "/campaigns", status_code=201, response_model=CampaignCreated, responses=errors(403, 413, 422, 429, 503)
+)
 async def create_campaign(body: CreateCampaign, request: Request, response: Response, fray: FrayDep):
     await limit_new_campaign(request, fray)
     new = await to_thread.run_sync(
@@ -97,7 +98,12 @@ async def create_campaign(body: CreateCampaign, request: Request, response: Resp
     }
 
 
-@router.post("/campaigns/{campaign_id}/join", status_code=201, response_model=Joined)
+@router.post(
+    "/campaigns/{campaign_id}/join",
+    status_code=201,
+    response_model=Joined,
+    responses=errors(403, 404, 409, 413, 422, 429, 503),
+)
 async def join(campaign_id: str, body: Join, request: Request, response: Response, fray: FrayDep):
     await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, body.invite, body.name)
@@ -105,7 +111,12 @@ async def join(campaign_id: str, body: Join, request: Request, response: Respons
     return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
 
 
-@router.post("/campaigns/{campaign_id}/watch", status_code=201, response_model=Joined)
+@router.post(
+    "/campaigns/{campaign_id}/watch",
+    status_code=201,
+    response_model=Joined,
+    responses=errors(403, 404, 409, 413, 422, 429, 503),
+)
 async def watch(campaign_id: str, body: Watch, request: Request, response: Response, fray: FrayDep):
     await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, body.code, body.name, role="spectator")
@@ -113,10 +124,10 @@ async def watch(campaign_id: str, body: Watch, request: Request, response: Respo
     return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
 
 
-@router.get("/campaigns/{campaign_id}")
-async def campaign_view(
-    campaign_id: str, seat: SeatDep, fray: FrayDep, scene: str | None = None
-) -> dict[str, Any]:
+@router.get(
+    "/campaigns/{campaign_id}", response_model=View, response_model_exclude_unset=True, responses=SEATED
+)
+async def campaign_view(campaign_id: str, seat: SeatDep, fray: FrayDep, scene: str | None = None) -> Any:
     """The caller's view of the campaign: only what their seat may see.
 
     `scene` picks the map scene a GM looks at (players always get the one shown to them).
@@ -124,7 +135,12 @@ async def campaign_view(
     return await to_thread.run_sync(reads.view_for, fray, seat, scene)
 
 
-@router.post("/campaigns/{campaign_id}/commands", response_model=CommandReply)
+@router.post(
+    "/campaigns/{campaign_id}/commands",
+    response_model=CommandReply,
+    response_model_exclude_unset=True,
+    responses=SEATED,
+)
 async def command(
     campaign_id: str,
     seat: SeatDep,
@@ -142,55 +158,60 @@ async def command(
     return await fray.db.run_read(reads.reply_for, fray, seat, result)
 
 
-@router.get("/campaigns/{campaign_id}/events")
+@router.get("/campaigns/{campaign_id}/events", response_model=EventsPage, responses=SEATED)
 async def events(
     campaign_id: str,
     seat: SeatDep,
     fray: FrayDep,
     after: Annotated[int, Query(ge=0, le=MAX_SEQ)] = 0,
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
-) -> dict[str, Any]:
+) -> Any:
     """Events after `after` that the caller may see (GM-only rolls and hidden characters are left out)."""
     return await to_thread.run_sync(reads.events_for, fray, seat, after, limit)
 
 
-@router.get("/campaigns/{campaign_id}/encounters/{encounter_id}/replay")
+@router.get(
+    "/campaigns/{campaign_id}/encounters/{encounter_id}/replay",
+    response_model=Replay,
+    response_model_exclude_unset=True,
+    responses=SEATED,
+)
 async def replay(
     campaign_id: str,
     encounter_id: str,
     seat: SeatDep,
     fray: FrayDep,
     seq: Annotated[int | None, Query(ge=0)] = None,
-) -> dict[str, Any]:
+) -> Any:
     """An encounter's log, and the table as it stood at `seq` (default: the encounter's last event)."""
     return await to_thread.run_sync(reads.replay_for, fray, seat, encounter_id, seq)
 
 
-@router.get("/campaigns/{campaign_id}/seats")
-async def seats(campaign_id: str, seat: GmDep, request: Request, fray: FrayDep) -> dict[str, Any]:
+@router.get("/campaigns/{campaign_id}/seats", response_model=Seats, responses=SEATED)
+async def seats(campaign_id: str, seat: GmDep, request: Request, fray: FrayDep) -> Any:
     invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
     view = await to_thread.run_sync(reads.view_for, fray, seat)
     return {"seats": view["seats"], **links(request, fray, campaign_id, invite, spectator)}
 
 
-@router.post("/campaigns/{campaign_id}/seats/{seat_id}/revoke", status_code=204)
+@router.post("/campaigns/{campaign_id}/seats/{seat_id}/revoke", status_code=204, responses=SEATED)
 async def revoke(campaign_id: str, seat_id: str, seat: GmDep, fray: FrayDep) -> Response:
     await campaigns.revoke_async(fray, seat, seat_id)
     return Response(status_code=204)
 
 
-@router.post("/campaigns/{campaign_id}/invite/rotate")
+@router.post("/campaigns/{campaign_id}/invite/rotate", response_model=Links, responses=SEATED)
 async def rotate(
     campaign_id: str, seat: GmDep, request: Request, fray: FrayDep, body: Rotate | None = None
-) -> dict[str, str]:
+) -> Any:
     which = body.which if body else "invite"
     await to_thread.run_sync(campaigns.rotate, fray, seat, which)
     invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
     return links(request, fray, campaign_id, invite, spectator)
 
 
-@router.get("/systems")
-async def systems() -> list[dict[str, Any]]:
+@router.get("/systems", response_model=list[SystemInfo])
+async def systems() -> Any:
     """Every game system, its commands and their JSON schemas."""
     out = []
     for key, system in registry.systems().items():

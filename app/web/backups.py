@@ -12,11 +12,18 @@ from pydantic import BaseModel
 
 from app.services import campaigns, transfer
 from app.web.deps import FrayDep, GmDep, limit_new_campaign
+from app.web.schemas import SEATED, errors, operation_id
 
-router = APIRouter(prefix="/api", tags=["backups"])
+EXPORT = {"content": {"application/gzip": {"schema": {"type": "string", "format": "binary"}}}}
+
+router = APIRouter(prefix="/api", tags=["backups"], generate_unique_id_function=operation_id)
 
 
-@router.get("/campaigns/{campaign_id}/export", response_class=Response)
+@router.get(
+    "/campaigns/{campaign_id}/export",
+    response_class=Response,
+    responses={**SEATED, 200: {**EXPORT, "description": "The campaign as gzip'd JSON."}},
+)
 async def export_campaign(campaign_id: str, seat: GmDep, fray: FrayDep) -> Response:
     """The whole campaign as one file (gzip'd JSON: log, seats' hashed tokens, images): a backup, or a
     move to another server with `fray import` or the home page's Import a campaign."""
@@ -33,7 +40,12 @@ class ImportedCampaign(BaseModel):
     events: int
 
 
-@router.post("/campaigns/import", status_code=201, response_model=ImportedCampaign)
+@router.post(
+    "/campaigns/import",
+    status_code=201,
+    response_model=ImportedCampaign,
+    responses=errors(400, 403, 409, 413, 422, 429, 503),
+)
 async def import_campaign(
     request: Request,
     fray: FrayDep,

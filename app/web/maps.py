@@ -12,8 +12,16 @@ from pydantic import BaseModel
 from app.realtime import signals
 from app.services import commands, map_images, map_signals, reads
 from app.web.deps import FrayDep, GmDep, SeatDep
+from app.web.schemas import SEATED, UPLOAD_SEATED, Signal, operation_id
 
-router = APIRouter(prefix="/api", tags=["map"])
+IMAGE = {"content": {"image/webp": {"schema": {"type": "string", "format": "binary"}}}}
+IMAGE_REPLIES = {
+    **SEATED,
+    200: {**IMAGE, "description": "The image (WebP, or the format it was uploaded in)."},
+    304: {"description": "Not modified: the copy named by If-None-Match is still current."},
+}
+
+router = APIRouter(prefix="/api", tags=["map"], generate_unique_id_function=operation_id)
 IMMUTABLE = "private, max-age=31536000, immutable"
 
 
@@ -33,7 +41,9 @@ def _image(
     return Response(data, media_type=media_type, headers=headers)
 
 
-@router.post("/campaigns/{campaign_id}/assets", status_code=201, response_model=UploadedAsset)
+@router.post(
+    "/campaigns/{campaign_id}/assets", status_code=201, response_model=UploadedAsset, responses=UPLOAD_SEATED
+)
 async def upload_asset(
     campaign_id: str, seat: GmDep, fray: FrayDep, file: Annotated[UploadFile, File()]
 ) -> UploadedAsset:
@@ -59,7 +69,7 @@ async def upload_asset(
     return UploadedAsset(id=prepared.id, url=url, width=prepared.width, height=prepared.height)
 
 
-@router.get("/campaigns/{campaign_id}/assets/{asset_id}", response_class=Response)
+@router.get("/campaigns/{campaign_id}/assets/{asset_id}", response_class=Response, responses=IMAGE_REPLIES)
 async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
     """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
     _, state = await fray.db.run_read(reads.current, fray, seat)
@@ -71,7 +81,9 @@ async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, req
     return _image(request, data, asset_id, IMMUTABLE)
 
 
-@router.get("/campaigns/{campaign_id}/scenes/{scene_id}/image", response_class=Response)
+@router.get(
+    "/campaigns/{campaign_id}/scenes/{scene_id}/image", response_class=Response, responses=IMAGE_REPLIES
+)
 async def scene_image(
     campaign_id: str, scene_id: str, seat: SeatDep, fray: FrayDep, request: Request, fog: int | None = None
 ) -> Response:
@@ -88,13 +100,13 @@ async def scene_image(
     return _image(request, data, etag, cache, media_type)
 
 
-@router.post("/campaigns/{campaign_id}/signals", status_code=202)
+@router.post("/campaigns/{campaign_id}/signals", status_code=202, response_model=Signal, responses=SEATED)
 async def map_signal(
     campaign_id: str,
     seat: SeatDep,
     fray: FrayDep,
     payload: Annotated[dict[str, Any], Body(examples=[{"map.ping": {"x": 120, "y": 80}}])],
-) -> dict[str, Any]:
+) -> Any:
     """Point at the map for everyone who may see the spot: `{"map.ping": {x, y}}`, `{"map.ruler": {from,
     to}}` (GM) or `{"map.ghost": {token, x, y}}`. Relayed live, never logged; a few a second per seat."""
     if not any(kind in payload for kind in signals.KINDS):
