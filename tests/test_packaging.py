@@ -103,3 +103,18 @@ def test_fray_db_upgrade_and_fray_serve_run_from_the_wheel(installed):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_the_image_installs_the_locked_dependencies_in_a_layer_before_the_source():
+    lines = [line.strip() for line in (ROOT / "Dockerfile").read_text().splitlines()]
+    stages = [i for i, line in enumerate(lines) if line.startswith("FROM ")]
+    node = re.fullmatch(r"FROM node:(\d+)-slim AS assets", lines[stages[0]])
+    assert node and int(node[1]) % 2 == 0, "the front-end stage runs an even-numbered (LTS) Node"
+    app = lines[stages[-1] :]
+    locked = next((i for i, line in enumerate(app) if "pip install --require-hashes -r" in line), None)
+    assert locked is not None, "the image does not install requirements.lock with --require-hashes"
+    source = app.index("COPY . .")
+    assert any(line.startswith("COPY requirements.lock ") for line in app[:locked])
+    assert locked < source, "the dependencies' layer must come before the source is copied"
+    assert any("pip install --no-deps ." in line for line in app[source:])
+    assert not any(re.search(r"pip install (?!--require-hashes|--no-deps)", line) for line in app)
