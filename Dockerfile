@@ -18,23 +18,29 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     FRAY_DATABASE_URL=sqlite:////data/fray.db
 
-# The source tree stays whole at /app. app/realtime/render.py and app/store/migrate.py look for
-# templates/, static/, migrations/ and alembic.ini two directories above their own files, so the
-# package is installed in editable mode (pointing back at /app) instead of being copied into
-# site-packages, where those folders would be missing.
-WORKDIR /app
+# The dependencies first, from requirements.lock (exact versions, hashes checked), in a layer of their
+# own: editing the source does not reinstall them, only changing the lock file does.
+COPY requirements.lock /tmp/requirements.lock
+RUN --mount=type=cache,target=/root/.cache/pip \
+    pip install --require-hashes -r /tmp/requirements.lock
+
+# Then Fray itself, as a wheel: setup.py puts templates/, static/ (with the front-end files from the
+# first stage), migrations/ and alembic.ini inside the package, so nothing is read from /build at run time.
+WORKDIR /build
 COPY . .
 COPY --from=assets /build/vendor/ static/vendor/
 RUN --mount=type=cache,target=/root/.cache/pip \
-    pip install -e . \
- && python -m compileall -q app migrations
+    pip install --no-deps . \
+ && cd / && rm -rf /build \
+ && python -m compileall -q "$(python -c 'import app, os; print(os.path.dirname(app.__file__))')"
 
 # Run as an unprivileged user; only /data (the database) is writable.
 RUN groupadd --system fray \
- && useradd --system --gid fray --home-dir /app --no-create-home --shell /usr/sbin/nologin fray \
+ && useradd --system --gid fray --home-dir /data --no-create-home --shell /usr/sbin/nologin fray \
  && mkdir -p /data \
  && chown fray:fray /data
 USER fray
+WORKDIR /data
 VOLUME ["/data"]
 
 EXPOSE 8000

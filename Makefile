@@ -8,15 +8,25 @@ BIN := $(VENV)/bin
 VENDOR := static/vendor
 export FRAY_DATABASE_URL ?= sqlite:///./fray.db
 
-.PHONY: install run test test-fast lint format demo bench bench-quick chromium services clean
+.PHONY: install lock run test test-fast lint format demo bench bench-quick chromium services clean
 
 install: $(VENV)/.installed $(VENDOR)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# The exact versions and hashes in requirements-dev.lock (pip refuses anything else), then Fray itself.
+$(VENV)/.installed: pyproject.toml setup.py requirements.lock requirements-dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@
+
+# After changing the dependencies in pyproject.toml: pin them again, with hashes, for Linux and the
+# Python that runs this (3.11, as CI and the Dockerfile). pip-compile keeps the other pins as they are;
+# `make lock PIP_COMPILE_ARGS=--upgrade` moves everything to the newest versions allowed.
+PIP_COMPILE = $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links $(PIP_COMPILE_ARGS)
+lock: $(VENV)/.installed
+	$(PIP_COMPILE) -o requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra dev -c requirements.lock -o requirements-dev.lock pyproject.toml
 
 # htmx, its WebSocket extension and idiomorph (morphing swaps) come from the npm registry, pinned in
 # package-lock.json.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # PostgreSQL and Redis on loopback for the tests, in a temporary directory, stopped afterwards.
 #
-#   scripts/services.sh install        install Debian's postgresql, redis-server and nginx when missing
+#   scripts/services.sh install        install Debian's postgresql, redis-server, nginx and docker-compose
+#                                      when missing (tests/scale/test_compose.py runs `docker-compose config`)
 #   scripts/services.sh run CMD...     start both, run CMD with FRAY_TEST_POSTGRES_URL, FRAY_TEST_REDIS_URL,
 #                                      FRAY_TEST_REDIS_SERVER and FRAY_TEST_NGINX set, stop both (whatever
 #                                      CMD did), exit with CMD's status
@@ -37,11 +38,17 @@ install() {
   pg_bindir >/dev/null || need+=(postgresql)
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
   nginx_bin >/dev/null || need+=(nginx)
+  has_compose || need+=(docker-compose)
   if [ ${#need[@]} -eq 0 ]; then return; fi
-  log "installing Debian's ${need[*]} for the PostgreSQL and Redis tests..."
+  log "installing Debian's ${need[*]} for the PostgreSQL, Redis and Compose tests..."
   sudo_cmd apt-get update -qq
   sudo_cmd env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" \
     >/dev/null
+}
+
+# Compose v2 (a plugin of the Docker CLI) or the standalone docker-compose; `config` needs no engine.
+has_compose() {
+  command -v docker-compose >/dev/null 2>&1 || docker compose version >/dev/null 2>&1
 }
 
 nginx_bin() {

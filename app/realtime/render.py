@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache, partial
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
@@ -17,12 +16,12 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest, names_read
+from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import fraction_text
 from app.rules.game import Game
 from app.rules.system import Event, Viewer
 
-ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
 
 PAGES = ("gm", "player", "table")

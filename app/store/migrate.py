@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.config import Config
 
-ROOT = Path(__file__).resolve().parents[2]
+from app.resources import ROOT
+
 # PostgreSQL advisory lock held while migrating ("FRAY"): processes starting together migrate one at a time.
 MIGRATION_LOCK = 0x46524159
 

@@ -1,11 +1,18 @@
-"""The compose file's `scale` profile hangs together (no Docker engine here to run it)."""
+"""The compose file hangs together: `docker compose config` accepts it (no Docker engine is needed for
+that), one image serves every app service, and the `scale` profile is wired as docs/deploy.md says."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 import yaml  # PyYAML, a dev dependency
+
+from tests import services
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,8 +56,72 @@ def test_the_deploy_guide_explains_the_scale_profile():
     for words in (
         "--profile scale",
         "FRAY_POSTGRES_PASSWORD",
+        "cp deploy/fray.env.example .env",
+        "docker compose build",
         "FRAY_SCALE_PORT",
         "deploy/nginx.conf",
         "redis://",
     ):
         assert words in guide, words
+
+
+def _compose_command() -> list[str]:
+    """Compose v2 (`docker compose`) when the Docker CLI has it, else Debian's docker-compose, which
+    `scripts/services.sh install` (part of `make test`) installs when neither is there."""
+    docker = shutil.which("docker")
+    if docker and subprocess.run([docker, "compose", "version"], capture_output=True).returncode == 0:
+        return [docker, "compose"]
+    if found := shutil.which("docker-compose"):
+        return [found]
+    message = "neither `docker compose` nor docker-compose is installed: run `make test`"
+    if services.REQUIRED:
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _config(env_file: Path) -> subprocess.CompletedProcess[str]:
+    """`docker compose config` with only env_file's settings (none from this shell or a local .env)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("FRAY_", "COMPOSE_"))}
+    return subprocess.run(
+        [*_compose_command(), "--env-file", str(env_file), "-f", str(ROOT / "docker-compose.yml"), "config"],
+        cwd=env_file.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_compose_config_accepts_the_file_with_the_password_from_the_env_file(tmp_path):
+    example = (ROOT / "deploy" / "fray.env.example").read_text()
+    assert re.search(r"^FRAY_POSTGRES_PASSWORD=$", example, re.MULTILINE), "the example must leave it blank"
+    env_file = tmp_path / ".env"
+    env_file.write_text(example.replace("FRAY_POSTGRES_PASSWORD=\n", "FRAY_POSTGRES_PASSWORD=s3cret-42\n"))
+
+    done = _config(env_file)
+    assert done.returncode == 0, done.stderr
+    resolved = yaml.safe_load(done.stdout)["services"]
+    assert resolved["postgres"]["environment"]["POSTGRES_PASSWORD"] == "s3cret-42"
+    for replica in ("app1", "app2"):
+        url = resolved[replica]["environment"]["FRAY_DATABASE_URL"]
+        assert url == "postgresql+psycopg://fray:s3cret-42@postgres:5432/fray"
+        assert resolved[replica]["image"] == "fray:local"
+
+
+def test_compose_config_refuses_to_run_without_the_password(tmp_path):
+    env_file = tmp_path / ".env"
+    env_file.write_text((ROOT / "deploy" / "fray.env.example").read_text())  # copied, not filled in
+    done = _config(env_file)
+    assert done.returncode != 0
+    assert "set FRAY_POSTGRES_PASSWORD in .env" in done.stdout + done.stderr
+
+
+def test_one_image_is_built_once_and_every_app_service_runs_it():
+    services_ = _compose()["services"]
+    built = [name for name, service in services_.items() if "build" in service]
+    assert built == ["app"]
+    apps = [name for name in services_ if name.startswith("app")]
+    assert {services_[name]["image"] for name in apps} == {"fray:local"}
+    for name in apps:
+        if name != "app":
+            assert services_[name]["pull_policy"] == "never", f"{name} would try to pull fray:local"
