@@ -242,3 +242,40 @@ def test_the_gm_drags_names_from_the_tray_onto_a_zoomed_table_and_draws_terrain(
     gm.screenshot(path=str(artifacts / "fivebyfive-tray-drawn.png"), full_page=True)
     for ctx in (gm_ctx, phone_ctx):
         ctx.close()
+
+
+def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """One finger from start to end, as a touch screen sends it."""
+    cdp = page.context.new_cdp_session(page)
+    steps = 8
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": start[0], "y": start[1]}]}
+    )
+    for i in range(1, steps + 1):
+        x = start[0] + (end[0] - start[0]) * i / steps
+        y = start[1] + (end[1] - start[1]) * i / steps
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_gm_on_a_tablet_drags_a_name_onto_the_table_with_a_finger(
+    browser, live_server, live_http, artifacts
+):
+    table = Table.create(live_http, system="fivebyfive", dice="manual")
+    characters = [{"name": "Thug", "kind": "npc", **ARIA_SHEET}]
+    table.ok(table.gm, "fivebyfive.import", board={"width": 24, "height": 16}, characters=characters)
+    ctx = browser.new_context(
+        viewport={"width": 1024, "height": 768}, is_mobile=True, has_touch=True, base_url=live_server.url
+    )
+    gm = ctx.new_page()
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    chip = gm.locator("#map .fx-chip", has_text="Thug")
+    expect(chip).to_be_visible()
+    touch_drag(gm, center(chip), screen_point(gm, 18, 10))
+    expect(gm.locator("#map .fx-token[data-name='Thug']")).to_be_visible()
+    x, y = token_at(table, "Thug")
+    assert abs(x - 18) < 0.2 and abs(y - 10) < 0.2, (x, y)
+    gm.screenshot(path=str(artifacts / "fivebyfive-tray-touch.png"))
+    ctx.close()
