@@ -62,3 +62,31 @@ def test_trinity_and_tote_replays_draw_their_range_bands(client):
     table, _ = demo(client, "tote")
     last = pages(client, table, table.gm.token, "Wolves at the ford")[-1]
     assert 'class="tt-field' in last and "Aiyana at Close" in last
+
+
+def test_a_replay_draws_the_scene_as_each_seat_saw_it_then(client):
+    table = Table.create(client, system="generic", dice="server")
+    ann = table.join("Ann")
+    rook = table.character("Rook", owner=ann)
+    lich = table.character("Lich")
+    table.ok(table.gm, "campaign.encounter.prepare", name="Crypt fight", participants=[rook, lich])
+    table.ok(table.gm, "campaign.encounter.start", encounter="Crypt fight")
+    scene = table.ok(table.gm, "map.scene.create", name="The crypt", grid={"type": "square", "size": 50})
+    scene = scene["view"]["map"]["scene"]
+    table.ok(table.gm, "map.token.place", scene=scene, x=60, y=60, participant=rook)
+    table.ok(table.gm, "map.token.place", scene=scene, x=260, y=60, participant=lich, hidden=True)
+    table.ok(table.gm, "map.scene.show", scene=scene)
+    token = table.view(ann)["map"]["tokens"][0]["id"]
+    table.ok(table.gm, "map.token.move", token=token, x=160, y=110)
+
+    gm = pages(client, table, table.gm.token, "Crypt fight")
+    assert 'data-kind="scene"' in gm[-1] and 'data-name="Lich"' in gm[-1] and 'data-name="Rook"' in gm[-1]
+    assert 'data-x="75.0"' in gm[-2] and 'data-x="175.0"' in gm[-1]  # Rook moved between the two steps
+    ann_pages = pages(client, table, ann.token, "Crypt fight")
+    for page in ann_pages:
+        assert 'data-name="Lich"' not in page  # a hidden token: the GM's alone
+        assert " movable" not in page and "data-ping " not in page
+    shown = [page for page in ann_pages if 'data-kind="scene"' in page]
+    assert shown and 'data-name="Rook"' in shown[-1]
+    # Before the GM showed it, the crypt was the GM's secret: Ann's first step draws no scene.
+    assert 'data-kind="scene"' not in ann_pages[0]
