@@ -211,6 +211,7 @@ def test_the_gm_drags_names_from_the_tray_onto_a_zoomed_table_and_draws_terrain(
 
     # The terrain tool: a rectangle dragged out on open table becomes a named, solid piece of terrain.
     gm.locator("form.fx-terrain-form input[name=name]").fill("Crates")
+    gm.locator("form.fx-terrain-form").screenshot(path=str(artifacts / "fivebyfive-terrain-form.png"))
     gm.locator("#map .fx-terrain-tool").click()
     expect(gm.locator("#map .fx-terrain-tool")).to_have_attribute("aria-pressed", "true")
     drag(gm, screen_point(gm, 11, 5), screen_point(gm, 14, 9))
