@@ -214,14 +214,14 @@ def test_the_gm_drags_names_from_the_tray_onto_a_zoomed_table_and_draws_terrain(
     gm.locator("form.fx-terrain-form").screenshot(path=str(artifacts / "fivebyfive-terrain-form.png"))
     gm.locator("#map .fx-terrain-tool").click()
     expect(gm.locator("#map .fx-terrain-tool")).to_have_attribute("aria-pressed", "true")
-    drag(gm, screen_point(gm, 11, 5), screen_point(gm, 14, 9))
+    drag(gm, screen_point(gm, 13, 9.5), screen_point(gm, 16, 11.5))
     expect(gm.locator("#map .fx-terrain")).to_have_count(1)
     terrain = table.view(table.gm)["system"]["board"]["terrain"]
     assert terrain[0]["name"] == "Crates" and terrain[0]["solid"]
     xs = sorted({p[0] for p in terrain[0]["points"]})
     ys = sorted({p[1] for p in terrain[0]["points"]})
-    assert abs(xs[0] - 11) < 0.15 and abs(xs[-1] - 14) < 0.15, xs
-    assert abs(ys[0] - 5) < 0.15 and abs(ys[-1] - 9) < 0.15, ys
+    assert abs(xs[0] - 13) < 0.15 and abs(xs[-1] - 16) < 0.15, xs
+    assert abs(ys[0] - 9.5) < 0.15 and abs(ys[-1] - 11.5) < 0.15, ys
     # The tool stays on through the push; Escape puts it down.
     expect(gm.locator("#map .fx-terrain-tool")).to_have_attribute("aria-pressed", "true")
     gm.locator("#map .fx-token[data-name='Aria']").focus()
@@ -237,9 +237,17 @@ def test_the_gm_drags_names_from_the_tray_onto_a_zoomed_table_and_draws_terrain(
     assert token_at(table, "Aria") == (8.0, 8.0)
 
     # A refused drop (onto the crates) changes nothing and says why.
-    drag(gm, center(tray.locator(".fx-chip", has_text="Thug")), screen_point(gm, 12.5, 7))
+    drag(gm, center(tray.locator(".fx-chip", has_text="Thug")), screen_point(gm, 14.5, 10.5))
     expect(gm.locator("form.fx-place-form .form-msg")).to_contain_text("Crates")
     assert token_at(table, "Thug") is None
+    # From the keyboard: Enter on a tray name puts it in the middle of the view, focused for the arrows.
+    gm.locator("#map").get_by_role("button", name="Show all of the table").click()
+    tray.locator(".fx-chip", has_text="Thug").focus()
+    gm.keyboard.press("Enter")
+    expect(gm.locator("#map .fx-token[data-name='Thug']")).to_have_attribute("data-x", "12.0")
+    expect(gm.locator("#map .fx-token[data-name='Thug']")).to_be_focused()
+    gm.keyboard.press("Shift+ArrowDown")
+    expect(gm.locator("#map .fx-token[data-name='Thug']")).to_have_attribute("data-y", "8.25")
     gm.screenshot(path=str(artifacts / "fivebyfive-tray-drawn.png"), full_page=True)
     for ctx in (gm_ctx, phone_ctx):
         ctx.close()

@@ -190,6 +190,14 @@
   document.addEventListener("click", function (e) {
     var tool = e.target.closest && e.target.closest(".fx-terrain-tool");
     if (tool) setTool(tool.closest(".mapframe"), !terrainTool);
+    // Enter or Space on a tray name (a click with no pointer) puts it in the middle of what the frame
+    // shows, focused, for the arrow keys to take it on from there.
+    var chip = e.detail === 0 && e.target.closest && e.target.closest(".fx-chip[data-place-pid]");
+    var frame = chip && chip.closest(".mapframe"), svg = frame && frame.querySelector(":scope > svg");
+    if (!svg) return;
+    var box = window.FrayFrame.view(frame);
+    refocus = chip.dataset.placePid;
+    if (!send("place", chip.dataset.placePid, clampTable(svg, { x: box[0] + box[2] / 2, y: box[1] + box[3] / 2 }))) refocus = null;
   });
 
   // The tray: a name dragged from it (mouse or finger) onto the table is placed where it is dropped, in
