@@ -288,3 +288,26 @@ def test_a_gm_on_a_tablet_drags_a_name_onto_the_table_with_a_finger(
     assert abs(x - 18) < 0.2 and abs(y - 10) < 0.2, (x, y)
     gm.screenshot(path=str(artifacts / "fivebyfive-tray-touch.png"))
     ctx.close()
+
+
+def test_a_player_moves_their_token_with_the_arrow_keys_on_their_turn(browser, live_server, live_http):
+    table = Table.create(live_http, system="fivebyfive", dice="manual")
+    ann, _, _ = rooftop(table)
+    table.ok(table.gm, "fivebyfive.roll_initiative", dice=[3, 1, 3])  # Aria first, 3 inches
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url)
+    page = ctx.new_page()
+    page.goto(f"/c/{table.id}/seat/{ann.token}")
+    expect(page.locator("#live-pill")).to_have_text("live")
+    aria = page.locator("#map .fx-token[data-name='Aria']")
+    expect(aria).to_have_attribute("data-drag", "move")
+    aria.focus()
+    page.keyboard.press("ArrowUp")
+    expect(aria).to_have_attribute("data-y", "7.0")
+    expect(aria).to_be_focused()
+    page.keyboard.press("ArrowUp")
+    expect(aria).to_have_attribute("data-y", "6.0")
+    # The third press spends the last of her three inches: the server has her there.
+    page.keyboard.press("ArrowUp")
+    expect(aria).to_have_attribute("data-y", "5.0")
+    assert token_at(table, "Aria") == (4.0, 5.0)
+    ctx.close()
