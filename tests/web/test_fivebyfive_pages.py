@@ -268,3 +268,11 @@ def test_a_dragged_rectangle_of_terrain_through_the_form_and_a_backwards_one_ref
     r = _post(gm, table, {**drawn, "width": "-2"})
     assert 400 <= r.status_code < 500 and "width" in r.text.lower()
     assert len(table.view(table.gm)["system"]["board"]["terrain"]) == 2
+
+
+def test_the_placing_hint_follows_the_tray(client):
+    table = Table.create(client, system="fivebyfive", dice="manual")
+    rooftop(table)  # everyone on the table: no name waits in the tray
+    gm = _as(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
+    assert "Drag a token to put it elsewhere" in gm and "from the tray" not in gm
+    assert "Off the table: drag onto it" not in gm
