@@ -126,6 +126,13 @@ def system_board(system: str) -> str | None:
 
 
 @cache
+def system_replay(system: str) -> str | None:
+    """A system's board for a replay step when its board is not in the map area (`_replay.html`, macro
+    `board`); without one the replay draws the map area's board (`_board.html`) or nothing."""
+    return system_template(system, "_replay")
+
+
+@cache
 def system_blocks(system: str, page: str) -> tuple[str, ...]:
     name = system_template(system, page)
     return tuple(ENV.get_template(name).blocks) if name else ()

@@ -284,6 +284,11 @@ async def replay_page(
         "campaign_id": campaign_id,
         "system": seat.system,
         "role": seat.role,
+        # The boards draw from `v`, the view folded up to this step for this seat (a player's own view).
+        "v": data["view"],
+        "board_template": render.system_board(seat.system),
+        "replay_template": render.system_replay(seat.system),
+        "system_assets": render.system_assets(seat.system),
         "prev": earlier[-1] if earlier else None,
         "next": later[0] if later else None,
         "first": steps[0] if steps else None,

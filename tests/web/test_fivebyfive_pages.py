@@ -226,3 +226,53 @@ def test_the_house_rules_card_explains_each_older_ruling_and_switches_it_on(clie
         data = {"type": "campaign.settings", "settings:json": settings.replace("&#34;", '"')}
         assert _post(gm, table, data).status_code == 200
         assert table.view(table.gm)["campaign"]["settings"][key] in (True, "critical")
+
+
+def test_the_tray_offers_the_gm_every_name_off_the_table_and_a_phone_only_its_own(client):
+    table = Table.create(client, system="fivebyfive", dice="manual")
+    ann, _, ids = rooftop(
+        table,
+        extra=[
+            {"name": "Sniper", "kind": "npc", "rage": 2, "grace": 2, "precognition": 2},
+            {"name": "Cass", "kind": "pc", "player": "Ann", "rage": 2, "grace": 2, "precognition": 2},
+        ],
+    )
+    gm = _as(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
+    tray = gm[gm.index('class="fx-tray"') : gm.index("</div>", gm.index('class="fx-tray"'))]
+    assert f'data-place-pid="{ids["Sniper"]}"' in tray and f'data-place-pid="{ids["Cass"]}"' in tray
+    assert ids["Aria"] not in tray  # on the table already
+    assert 'class="tool fx-terrain-tool"' in tray and 'aria-label="Draw terrain"' in gm
+    assert "Drag any token" not in gm
+    phone = _as(client, table, ann.token).get(f"/c/{table.id}/play").text
+    assert "Cass: the GM puts you on the table" in phone
+    assert "Sniper" not in phone and ids["Sniper"] not in phone  # an NPC off the table: no trace
+    assert "fx-terrain-tool" not in phone and "data-place-pid" not in phone
+
+
+def test_a_dragged_rectangle_of_terrain_through_the_form_and_a_backwards_one_refused(client):
+    table = Table.create(client, system="fivebyfive", dice="manual")
+    rooftop(table)
+    gm = _as(client, table, table.gm.token)
+    drawn = {
+        "type": "fivebyfive.terrain",
+        "x": "13",
+        "y": "9",
+        "width": "2.5",
+        "height": "3",
+        "name": "Crates",
+    }
+    r = _post(gm, table, {**drawn, "solid": "true"})
+    assert r.status_code == 200, r.text
+    terrain = table.view(table.gm)["system"]["board"]["terrain"]
+    assert [t["name"] for t in terrain] == ["Water tower", "Crates"]
+    r = _post(gm, table, {**drawn, "width": "-2"})
+    assert 400 <= r.status_code < 500 and "width" in r.text.lower()
+    assert len(table.view(table.gm)["system"]["board"]["terrain"]) == 2
+
+
+def test_the_placing_hint_follows_the_tray(client):
+    table = Table.create(client, system="fivebyfive", dice="manual")
+    rooftop(table)  # everyone on the table: no name waits in the tray
+    gm = _as(client, table, table.gm.token).get(f"/c/{table.id}/gm").text
+    assert "Drag a token to put it elsewhere" in gm and "from the tray" not in gm
+    assert "Off the table: drag onto it" not in gm
