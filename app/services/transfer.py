@@ -27,7 +27,9 @@ from app.store.log import T as EVENTS
 from app.store.models import AssetBlob, Campaign, Seat
 
 FORMAT = "fray-campaign"
-VERSION = 1  # of the file; each event keeps its own meaning (upcast on load)
+# Of the file. 2: each event record carries the version of its payload it was written at (a record
+# without one, as in every version-1 file, is version 1); the events are upcast on load, never rewritten.
+VERSION = 2
 MAX_EVENTS = 1_000_000
 
 
@@ -131,6 +133,7 @@ def read_file(raw: bytes) -> dict[str, Any]:
 
 def events_of(records: list[dict[str, Any]]) -> list[Any]:
     """A file's event records as the rules read them."""
+    from app.rules.events import UnknownEvent
     from app.rules.system import Event
 
     try:
@@ -139,6 +142,7 @@ def events_of(records: list[dict[str, Any]]) -> list[Any]:
                 seq=e["seq"],
                 type=e["type"],
                 data=e["data"],
+                version=e.get("version", 1),
                 audience=e.get("audience", "all"),
                 actor=e.get("actor"),
                 encounter=e.get("encounter_id"),
@@ -147,7 +151,7 @@ def events_of(records: list[dict[str, Any]]) -> list[Any]:
             )
             for e in records
         ]
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, UnknownEvent):
         raise ImportRefused("That file is damaged: an event in its log is incomplete.") from None
 
 
@@ -237,6 +241,7 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
                     seq=e["seq"],
                     type=e["type"],
                     data=e["data"],
+                    version=e.get("version", 1),  # kept as written; upcast when read
                     audience=e.get("audience", "all"),
                     actor=e.get("actor"),
                     encounter_id=e.get("encounter_id"),

@@ -9,6 +9,7 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.rules.events import current_version
 from app.rules.system import Event, NewEvent
 from app.store.models import EventRow, utcnow
 
@@ -23,10 +24,11 @@ def _event(row) -> Event:
     at: datetime | None = row.at
     if at is not None and at.tzinfo is None:  # SQLite hands back naive times; we store UTC
         at = at.replace(tzinfo=UTC)
-    return Event(
+    return Event(  # upcast here, from the version the row was written at to today's
         seq=row.seq,
         type=row.type,
         data=row.data,
+        version=row.version,
         audience=row.audience,
         actor=row.actor,
         encounter=row.encounter_id,
@@ -35,7 +37,17 @@ def _event(row) -> Event:
     )
 
 
-_COLUMNS = (T.c.seq, T.c.type, T.c.data, T.c.audience, T.c.actor, T.c.encounter_id, T.c.batch, T.c.at)
+_COLUMNS = (
+    T.c.seq,
+    T.c.type,
+    T.c.data,
+    T.c.version,
+    T.c.audience,
+    T.c.actor,
+    T.c.encounter_id,
+    T.c.batch,
+    T.c.at,
+)
 
 
 def last_seq(session: Session, campaign_id: str) -> int:
@@ -60,6 +72,7 @@ def append(
             "seq": first + i,
             "type": e.type,
             "data": e.data,
+            "version": current_version(e.type),
             "audience": e.audience,
             "actor": actor,
             "encounter_id": e.encounter or encounter,
@@ -79,6 +92,7 @@ def append(
             seq=r["seq"],
             type=r["type"],
             data=r["data"],
+            version=r["version"],
             audience=r["audience"],
             actor=actor,
             encounter=r["encounter_id"],

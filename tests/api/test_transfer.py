@@ -8,6 +8,7 @@ import json
 import pytest
 from sqlalchemy import func, select
 
+from app.rules.events import current_version
 from app.store.models import Campaign
 from tests.helpers import Table
 from tests.mapping import scene_with_image
@@ -51,9 +52,10 @@ def test_only_the_gm_downloads_a_backup(table: Table):
     assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
     assert "attachment" in r.headers["content-disposition"]
     document = json.loads(gzip.decompress(r.content))
-    assert document["format"] == "fray-campaign" and document["version"] == 1
+    assert document["format"] == "fray-campaign" and document["version"] == 2
     assert [e["seq"] for e in document["events"]] == list(range(1, len(document["events"]) + 1))
     assert len(document["assets"]) == 1 and all("token_hash" in s for s in document["seats"])
+    assert all(e["version"] == current_version(e["type"]) for e in document["events"])  # as written
 
 
 def test_a_round_trip_on_the_same_server_is_the_same_table_with_new_ids(client, table: Table):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.rules.campaign import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.campaign.state import (
     CampaignState,
     Encounter,

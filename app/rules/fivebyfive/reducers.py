@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from app.rules.campaign.state import CampaignState, Initiative, InitiativeEntry, close_prompt, open_prompt
+from app.rules.fivebyfive import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.fivebyfive.state import (
     Abilities,
     Attack,

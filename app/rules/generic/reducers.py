@@ -12,6 +12,7 @@ from app.rules.campaign.state import (
     replace_item,
     without,
 )
+from app.rules.generic import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.system import Event
 
 

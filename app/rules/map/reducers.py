@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, replace_item, without
+from app.rules.map import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.map.geometry import add_stroke
 from app.rules.map.state import Asset, Drawing, FogOp, MapState, Scene, Token
 from app.rules.system import Event

@@ -6,6 +6,7 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
 from app.rules.system import Event, Prompt, PromptChoice
+from app.rules.tote import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.tote.model import Combatant, Declaration, Enemy, Fight, Hero, ToteState, Unit
 from app.rules.tote.rules import ext, out_reason, pair
 

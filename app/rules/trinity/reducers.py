@@ -11,6 +11,7 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState
 from app.rules.system import Event
+from app.rules.trinity import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.trinity.prompts import sync
 from app.rules.trinity.state import (
     Armour,

@@ -7,6 +7,7 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
 from app.rules.system import Event, Prompt
+from app.rules.triptycho import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.triptycho.board import BattleMap, Border, Section, index
 from app.rules.triptycho.state import (
     Attack,

@@ -1,0 +1,352 @@
+"""Payload models of the `triptycho.*` events: the fields each record carries (version 1 unless bumped)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.events import Payload, payload
+
+
+@payload("triptycho.acrobatics_rolled")
+class AcrobaticsRolled(Payload):
+    gm_roll: dict[str, Any]
+    gm_total: int
+    label: str
+    name: str
+    participant: str
+    roll: dict[str, Any]
+    success: bool
+    total: int
+
+
+@payload("triptycho.attack_declared")
+class AttackDeclared(Payload):
+    attack: dict[str, Any]
+    card: str
+    name: str
+
+
+@payload("triptycho.attack_finished")
+class AttackFinished(Payload):
+    attack: str
+    card: str
+
+
+@payload("triptycho.attack_missed")
+class AttackMissed(Payload):
+    card: str
+    name: str
+    participant: str
+    target: str
+    why: str
+
+
+@payload("triptycho.attack_resolved")
+class AttackResolved(Payload):
+    attack: str
+    attacker: str
+    attacker_name: str
+    card: str
+    damage: int
+    dice: dict[str, Any]
+    hit: bool
+    notes: list[Any]
+    prompt: str | None
+    reaction: str | None
+    reaction_instance: str | None
+    roll: dict[str, Any] | None = None
+    rolls: dict[str, Any]
+    target: str
+    target_name: str
+    why: str
+
+
+@payload("triptycho.block_lowered")
+class BlockLowered(Payload):
+    name: str
+    participant: str
+    why: str
+
+
+@payload("triptycho.block_raised")
+class BlockRaised(Payload):
+    name: str
+    participant: str
+    section: str
+    toward: str
+
+
+@payload("triptycho.border_changed")
+class BorderChanged(Payload):
+    border: dict[str, Any]
+
+
+@payload("triptycho.card_played")
+class CardPlayed(Payload):
+    card: str
+    card_id: str
+    entries: list[str]
+    free: bool
+    instance: str | None
+    name: str
+    participant: str
+    section: str | None
+    spends_charges: int
+    target_names: list[Any]
+    targets: list[Any]
+    text: str
+
+
+@payload("triptycho.cards_drawn")
+class CardsDrawn(Payload):
+    cards: list[str]
+    participant: str
+    reason: str
+
+
+@payload("triptycho.charged")
+class Charged(Payload):
+    before_action: bool
+    charges: int
+    name: str
+    participant: str
+
+
+@payload("triptycho.climbed")
+class Climbed(Payload):
+    done: bool
+    frm: str
+    gm_roll: dict[str, Any]
+    gm_total: int
+    height: int
+    move: str
+    name: str
+    participant: str
+    progress: int
+    roll: dict[str, Any]
+    success: bool
+    to: str
+    total: int
+
+
+@payload("triptycho.condition_changed")
+class ConditionChanged(Payload):
+    condition: str
+    lowers_block: bool
+    name: str
+    on: bool
+    participant: str
+
+
+@payload("triptycho.damaged")
+class Damaged(Payload):
+    amount: int
+    cause: str
+    charges_lost: int
+    name: str
+    participant: str
+    stops_incanting: bool
+
+
+@payload("triptycho.deck_shuffled")
+class DeckShuffled(Payload):
+    faces: list[Any]
+    order: list[str]
+    participant: str
+    why: str
+
+
+@payload("triptycho.discard_reshuffled")
+class DiscardReshuffled(Payload):
+    count: int
+    participant: str
+
+
+@payload("triptycho.discarded")
+class Discarded(Payload):
+    cards: list[str]
+    name: str
+    participant: str
+
+
+@payload("triptycho.dived")
+class Dived(Payload):
+    name: str
+    participant: str
+    underwater: bool
+
+
+@payload("triptycho.far_block_lowered")
+class FarBlockLowered(Payload):
+    block: str
+
+
+@payload("triptycho.far_block_raised")
+class FarBlockRaised(Payload):
+    block: dict[str, Any]
+
+
+@payload("triptycho.fell")
+class Fell(Payload):
+    damage: int
+    height: int
+    name: str
+    participant: str
+    roll: dict[str, Any]
+    why: str
+
+
+@payload("triptycho.grip_checked")
+class GripChecked(Payload):
+    gm_roll: dict[str, Any]
+    gm_total: int
+    name: str
+    participant: str
+    roll: dict[str, Any]
+    success: bool
+    total: int
+
+
+@payload("triptycho.hand_dealt")
+class HandDealt(Payload):
+    count: int
+    name: str
+    participant: str
+
+
+@payload("triptycho.incant_began")
+class IncantBegan(Payload):
+    charges: int
+    clear: bool
+    name: str
+    participant: str
+
+
+@payload("triptycho.initiative_rolled")
+class InitiativeRolled(Payload):
+    name: str
+    participant: str
+    roll: dict[str, Any]
+    value: int
+
+
+@payload("triptycho.intercept_asked")
+class InterceptAsked(Payload):
+    attack: str
+    blocker: str
+    prompt: dict[str, Any]
+
+
+@payload("triptycho.intercepted")
+class Intercepted(Payload):
+    accepted: bool
+    attack: str
+    name: str
+    participant: str
+    prompt: str
+
+
+@payload("triptycho.let_go")
+class LetGo(Payload):
+    move: str
+    name: str
+    participant: str
+
+
+@payload("triptycho.map_deleted")
+class MapDeleted(Payload):
+    map: str
+    name: str
+
+
+@payload("triptycho.map_loaded")
+class MapLoaded(Payload):
+    map: dict[str, Any]
+    unplaced: list[Any]
+
+
+@payload("triptycho.map_saved")
+class MapSaved(Payload):
+    map: dict[str, Any]
+    replaces: bool
+
+
+@payload("triptycho.move_granted")
+class MoveGranted(Payload):
+    move: dict[str, Any]
+    name: str
+
+
+@payload("triptycho.moved")
+class Moved(Payload):
+    falls: list[Any]
+    kind: str
+    move: str | None
+    name: str
+    participant: str
+    path: list[str]
+
+
+@payload("triptycho.phase_passed")
+class PhasePassed(Payload):
+    name: str
+    participant: str
+    phase: str
+
+
+@payload("triptycho.placed")
+class Placed(Payload):
+    name: str
+    participant: str
+    sections: list[str]
+
+
+@payload("triptycho.reaction_asked")
+class ReactionAsked(Payload):
+    attack: str
+    blocker: None
+    prompt: dict[str, Any]
+
+
+@payload("triptycho.section_changed")
+class SectionChanged(Payload):
+    changes: dict[str, Any]
+    section: str
+
+
+@payload("triptycho.sheet_set")
+class SheetSet(Payload):
+    name: str
+    sheet: dict[str, Any]
+
+
+@payload("triptycho.strategy_used")
+class StrategyUsed(Payload):
+    choice: str
+    name: str
+    note: str
+    participant: str
+    card: str | None = None
+    entries: list[Any] | None = None
+    instance: str | None = None
+    text: str | None = None
+
+
+@payload("triptycho.turn_began")
+class TurnBegan(Payload):
+    charge_gained: int
+    charges: int
+    name: str
+    participant: str
+
+
+@payload("triptycho.turn_ended")
+class TurnEnded(Payload):
+    charges_lost: int
+    name: str
+    participant: str
+
+
+@payload("triptycho.unseen")
+class Unseen(Payload):
+    text: str
