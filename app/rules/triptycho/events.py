@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.events import Payload, payload
+from app.rules.system import Prompt
+from app.rules.triptycho.board import Border
+from app.rules.triptycho.state import Attack, FarBlock, GrantedMove
 
 
 @payload("triptycho.acrobatics_rolled")
@@ -21,7 +24,7 @@ class AcrobaticsRolled(Payload):
 
 @payload("triptycho.attack_declared")
 class AttackDeclared(Payload):
-    attack: dict[str, Any]
+    attack: Attack
     card: str
     name: str
 
@@ -78,7 +81,7 @@ class BlockRaised(Payload):
 
 @payload("triptycho.border_changed")
 class BorderChanged(Payload):
-    border: dict[str, Any]
+    border: Border
 
 
 @payload("triptycho.card_played")
@@ -183,7 +186,7 @@ class FarBlockLowered(Payload):
 
 @payload("triptycho.far_block_raised")
 class FarBlockRaised(Payload):
-    block: dict[str, Any]
+    block: FarBlock
 
 
 @payload("triptycho.fell")
@@ -234,7 +237,7 @@ class InitiativeRolled(Payload):
 class InterceptAsked(Payload):
     attack: str
     blocker: str
-    prompt: dict[str, Any]
+    prompt: Prompt
 
 
 @payload("triptycho.intercepted")
@@ -273,7 +276,7 @@ class MapSaved(Payload):
 
 @payload("triptycho.move_granted")
 class MoveGranted(Payload):
-    move: dict[str, Any]
+    move: GrantedMove
     name: str
 
 
@@ -304,8 +307,8 @@ class Placed(Payload):
 @payload("triptycho.reaction_asked")
 class ReactionAsked(Payload):
     attack: str
-    blocker: None
-    prompt: dict[str, Any]
+    blocker: str | None = None  # a reaction is asked of the target, not a blocker
+    prompt: Prompt
 
 
 @payload("triptycho.section_changed")
@@ -316,6 +319,7 @@ class SectionChanged(Payload):
 
 @payload("triptycho.sheet_set")
 class SheetSet(Payload):
+    # The sheet's fields, a part of an Entity: those it names replace the entity's, the rest are kept.
     name: str
     sheet: dict[str, Any]
 
