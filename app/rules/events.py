@@ -86,16 +86,31 @@ def upcaster(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
     return register
 
 
+_loaded = False
+
+
+def _registered() -> dict[str, type[Payload]]:
+    """Every part's models. A part registers them when its events module is imported, so the first look-up
+    loads every game system: an event read before its system's code ran is still read at its version."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from app.rules import registry
+
+        registry.systems()
+    return PAYLOADS
+
+
 def model_of(type_: str) -> type[Payload]:
     try:
-        return PAYLOADS[type_]
+        return _registered()[type_]
     except KeyError:
         raise UnknownEvent(f"no payload model for the event type {type_!r}") from None
 
 
 def current_version(type_: str) -> int:
-    """The version deciders write `type_` at today (1 for a type without a model yet)."""
-    model = PAYLOADS.get(type_)
+    """The version deciders write `type_` at today (1 for a type no part knows)."""
+    model = _registered().get(type_)
     return model.VERSION if model else 1
 
 

@@ -3,6 +3,8 @@ every upcaster step is tested, and old records replay to what they always meant.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,18 @@ def test_every_event_type_a_rule_folds_or_tells_has_a_payload_model():
     assert len(types) >= 160
     for type_, model in payloads.PAYLOADS.items():
         assert issubclass(model, Payload) and type_ == model.TYPE and model.VERSION >= 1
+
+
+def test_an_event_read_before_any_game_system_is_loaded_still_finds_its_model():
+    # A fresh interpreter that imports only the event class, as a store read or a file import may.
+    code = (
+        "from app.rules import events\n"
+        "from app.rules.system import Event\n"
+        "print(events.model_of(Event(seq=1, type='triptycho.hand_dealt').type).__module__)\n"
+    )
+    root = Path(__file__).parents[2]
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root, check=True)
+    assert out.stdout.strip() == "app.rules.triptycho.events"
 
 
 def test_an_event_type_without_a_model_is_refused():
