@@ -204,3 +204,23 @@ def test_upcasting_runs_every_step_in_order_and_refuses_a_gap_or_a_newer_version
     del payloads.UPCASTERS[("testonly.moved", 2)]
     with pytest.raises(UnknownEvent, match="no upcaster"):
         payloads.upcast("testonly.moved", 1, {"where": "3,4"})
+
+
+# --- the real upcasters: every step from version 1 to today exists and has its own test ----------------
+
+UPCASTER_TESTS = {
+    ("triptycho.card_played", 1): (
+        "tests/rules/triptycho/test_turn.py",
+        "test_a_card_played_recorded_at_v1_upcasts_to_v2_and_replays_to_the_same_table",
+    ),
+}
+
+
+def test_every_version_step_has_an_upcaster_and_the_upcaster_a_test():
+    for type_, model in payloads.PAYLOADS.items():
+        for version in range(1, model.VERSION):
+            assert (type_, version) in payloads.UPCASTERS, f"{type_} has no upcaster from v{version}"
+    assert set(payloads.UPCASTERS) == set(UPCASTER_TESTS), "name the test of each upcaster here"
+    root = Path(__file__).parents[2]
+    for path, name in UPCASTER_TESTS.values():
+        assert f"def {name}(" in (root / path).read_text(), f"{path} has no {name}"

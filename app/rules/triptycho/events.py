@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.events import Payload, payload
+from app.rules.events import Payload, payload, upcaster
 from app.rules.system import Prompt
 from app.rules.triptycho.board import Border
 from app.rules.triptycho.state import Attack, FarBlock, GrantedMove
@@ -84,8 +84,10 @@ class BorderChanged(Payload):
     border: Border
 
 
-@payload("triptycho.card_played")
+@payload("triptycho.card_played", version=2)
 class CardPlayed(Payload):
+    """v2: `charges_spent` is the number of Incantation charges the card spends (TP-N-2), 0 for none."""
+
     card: str
     card_id: str
     entries: list[str]
@@ -94,10 +96,18 @@ class CardPlayed(Payload):
     name: str
     participant: str
     section: str | None
-    spends_charges: int
+    charges_spent: int
     target_names: list[Any]
     targets: list[Any]
     text: str
+
+
+@upcaster("triptycho.card_played", 1)
+def card_played_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 named the charges a card spends `spends_charges`: a count that read like a yes or no. The number
+    is the same; only its name now says what it is."""
+    spent = data.pop("spends_charges", 0)
+    return {**data, "charges_spent": int(spent or 0)}
 
 
 @payload("triptycho.cards_drawn")

@@ -255,7 +255,7 @@ def card_played(state: CampaignState, event: Event) -> CampaignState:
     e = ext.entity(d.participant)
     assert e is not None
     changes = _play(e, d.instance)
-    if d.spends_charges:
+    if d.charges_spent:
         changes["charges"] = 0  # TP-N-2: every charge is spent
     ext = put_entity(ext, e.model_copy(update=changes))
     if d.free:
