@@ -197,8 +197,10 @@ def test_upcasting_runs_every_step_in_order_and_refuses_a_gap_or_a_newer_version
     assert payloads.upcast("testonly.moved", 1, {"where": "3,4"}) == (3, {"to": [3, 4]})
     assert payloads.upcast("testonly.moved", 2, {"x": 3, "y": 4}) == (3, {"to": [3, 4]})
     assert payloads.upcast("testonly.moved", 3, {"to": [3, 4]}) == (3, {"to": [3, 4]})
-    old = Event(seq=1, type="testonly.moved", data={"where": "3,4"})  # no version: written at 1
+    old = Event(seq=1, type="testonly.moved", data={"where": "3,4"}, version=1)  # a stored v1 record
     assert old.version == 3 and old.data == {"to": [3, 4]} and old.payload.to == (3, 4)
+    fresh = Event(seq=2, type="testonly.moved", data={"to": [1, 2]})  # built in memory: today's shape
+    assert fresh.version == 3 and fresh.payload.to == (1, 2)
     with pytest.raises(UnknownEvent, match="newer"):
         payloads.upcast("testonly.moved", 4, {})
     del payloads.UPCASTERS[("testonly.moved", 2)]
