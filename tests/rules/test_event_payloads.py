@@ -161,6 +161,20 @@ def test_a_decider_that_writes_a_payload_its_model_refuses_fails_before_anything
         object.__setattr__(spec, "decide", real)
 
 
+@pytest.mark.parametrize(
+    ("type_", "data"),
+    [
+        # An NPC's Victory Rush leaves its numbers out (the GM keeps them): fivebyfive/hits.py, flow.py.
+        ("fivebyfive.rushed", {"participant": "p3", "name": "Goblin", "ability": "grace", "prompt": None}),
+        # The players spend Good karma for no one character: trinity/commands.py.
+        ("trinity.good_spent", {"character": None, "who": "The players", "reason": "luck"}),
+    ],
+)
+def test_fields_a_decider_leaves_out_or_empty_on_some_path_are_optional_in_the_model(type_, data):
+    parsed = payloads.parse(type_, data)
+    assert not parsed.model_extra
+
+
 def test_payload_is_reparsed_when_data_is_replaced():
     event = Event(seq=1, type="campaign.participant_noted", data={"participant": "p1", "notes": "old"})
     assert event.payload.notes == "old"

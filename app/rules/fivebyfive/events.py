@@ -155,11 +155,12 @@ class RushDue(Payload):
 @payload("fivebyfive.rushed")
 class Rushed(Payload):
     ability: str
-    from_: int = Field(alias="from")
+    # A PC's ability before and after; an NPC's numbers stay with the GM (left out).
+    from_: int | None = Field(default=None, alias="from")
     name: str
     participant: str
     prompt: str | None
-    to: int
+    to: int | None = None
 
 
 @payload("fivebyfive.sheet_set")

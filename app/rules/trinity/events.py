@@ -88,7 +88,7 @@ class EffectChosen(Payload):
 
 @payload("trinity.good_spent")
 class GoodSpent(Payload):
-    character: str
+    character: str | None  # None: the players spend it, for no one character
     reason: str
     who: str
 

@@ -12,12 +12,12 @@ from app.rules.triptycho.state import Attack, FarBlock, GrantedMove
 
 @payload("triptycho.acrobatics_rolled")
 class AcrobaticsRolled(Payload):
-    gm_roll: dict[str, Any]
+    gm_roll: dict[str, Any] | None  # None: no dice to roll
     gm_total: int
     label: str
     name: str
     participant: str
-    roll: dict[str, Any]
+    roll: dict[str, Any] | None
     success: bool
     total: int
 
@@ -215,7 +215,7 @@ class GripChecked(Payload):
     gm_total: int
     name: str
     participant: str
-    roll: dict[str, Any]
+    roll: dict[str, Any] | None
     success: bool
     total: int
 
