@@ -38,7 +38,7 @@ class EncounterRemoved(Payload):
 class EncounterStarted(Payload):
     encounter: str
     name: str
-    participants: list[str] = []  # who the encounter started with
+    participants: tuple[str, ...] = ()  # who the encounter started with
 
 
 @payload("campaign.encounter_updated")
@@ -111,4 +111,4 @@ class SettingsChanged(Payload):
 @payload("campaign.undone")
 class Undone(Payload):
     label: str
-    seqs: list[int]
+    seqs: tuple[int, ...]

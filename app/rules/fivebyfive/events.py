@@ -38,7 +38,7 @@ class BoardSet(Payload):
 
 @payload("fivebyfive.combat_won")
 class CombatWon(Payload):
-    names: list[str]
+    names: tuple[str, ...]
     winner: str
 
 
@@ -96,10 +96,10 @@ class HitControlled(Payload):
 
 @payload("fivebyfive.initiative_shown")
 class InitiativeShown(Payload):
-    order: list[dict[str, Any]]
-    rolls: list[dict[str, Any]]
+    order: tuple[dict[str, Any], ...]
+    rolls: tuple[dict[str, Any], ...]
     round: int
-    ties: list[Any]
+    ties: tuple[Any, ...]
 
 
 @payload("fivebyfive.knocked_out")
@@ -114,11 +114,11 @@ class KnockedOut(Payload):
 class Moved(Payload):
     allowance: int
     distance: int | float
-    from_: list[Any] = Field(alias="from")
+    from_: tuple[Any, ...] = Field(alias="from")
     moved: int | float
     name: str
     participant: str
-    to: list[Any]
+    to: tuple[Any, ...]
 
 
 @payload("fivebyfive.placed")
@@ -137,9 +137,9 @@ class RoundEnded(Payload):
 @payload("fivebyfive.round_started")
 class RoundStarted(Payload):
     order: tuple[OrderEntry, ...]
-    rolls: list[dict[str, Any]]
+    rolls: tuple[dict[str, Any], ...]
     round: int
-    ties: list[Any]
+    ties: tuple[Any, ...]
 
 
 @payload("fivebyfive.rush_due")

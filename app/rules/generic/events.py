@@ -18,7 +18,7 @@ class InitiativeCleared(Payload):
 @payload("generic.initiative_rolled")
 class InitiativeRolled(Payload):
     expression: str
-    rolls: list[dict[str, Any]]
+    rolls: tuple[dict[str, Any], ...]
 
 
 @payload("generic.initiative_set")

@@ -65,7 +65,7 @@ class Attacked(Payload):
     damage: int
     declaration: str | None
     down_round: int | None
-    effects: list[Any]
+    effects: tuple[Any, ...]
     engage: bool
     harm: str | None = None
     how: str
@@ -73,7 +73,7 @@ class Attacked(Payload):
     knocked_down: bool
     out: str | None
     roll: dict[str, Any]
-    rolls: list[Any]
+    rolls: tuple[Any, ...]
     spend: int
     target: str
     target_name: str
@@ -81,7 +81,7 @@ class Attacked(Payload):
     weapon: dict[str, Any]
     absorbed: int | None = None
     ask: PromptSpec | None = None
-    marked: list[str] | None = None
+    marked: tuple[str, ...] | None = None
     marks: int | None = None
     replaces: str | None = None
     notice: PromptSpec | None = None
@@ -113,7 +113,7 @@ class Disengaging(Payload):
 @payload("tote.enemy_resolve")
 class EnemyResolve(Payload):
     change: int
-    marked: list[str]
+    marked: tuple[str, ...]
     marks: int
     name: str
     participant: str
@@ -143,7 +143,7 @@ class InitiativeRolled(Payload):
     base: int
     basis: str
     hidden: bool
-    members: list[str]
+    members: tuple[str, ...]
     name: str
     roll: dict[str, Any]
     test: dict[str, Any]
@@ -153,7 +153,7 @@ class InitiativeRolled(Payload):
 
 @payload("tote.initiative_secret")
 class InitiativeSecret(Payload):
-    members: list[str]
+    members: tuple[str, ...]
     name: str
     unit: str
 
@@ -214,14 +214,14 @@ class ResolutionStarted(Payload):
 
 @payload("tote.round_ended")
 class RoundEnded(Payload):
-    disengaged: list[str]
-    gains: list[Gain]
+    disengaged: tuple[str, ...]
+    gains: tuple[Gain, ...]
     round: int
 
 
 @payload("tote.round_started")
 class RoundStarted(Payload):
-    knocked_down: list[str]
-    names: list[str]
-    order: list[str]
+    knocked_down: tuple[str, ...]
+    names: tuple[str, ...]
+    order: tuple[str, ...]
     round: int

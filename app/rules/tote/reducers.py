@@ -378,7 +378,7 @@ def enemy_resolve(state: CampaignState, event: Event) -> CampaignState:
         )
     f = ext(state).fight
     if f is not None and d.why == "attacked" and f.last and f.last.get("target") == d.participant:
-        gm = {"absorbed": -d.change, "marks": d.marks, "marked": d.marked, "resolve": d.resolve}
+        gm = {"absorbed": -d.change, "marks": d.marks, "marked": list(d.marked), "resolve": d.resolve}
         state = _with_fight(state, f.model_copy(update={"last": {**f.last, "gm": gm}}))
     return settle(state)
 

@@ -169,7 +169,7 @@ class LuckKept(Payload):
 @payload("trinity.luck_spent")
 class LuckSpent(Payload):
     character: str
-    faces: list[int] | None = None
+    faces: tuple[int, ...] | None = None
     luck_to: int
     mods: tuple[Mod, ...] | None = None
     move: str
@@ -238,7 +238,7 @@ class MoveResolved(Payload):
 @payload("trinity.move_rolled")
 class MoveRolled(Payload):
     character: str
-    faces: list[int]
+    faces: tuple[int, ...]
     kind: str
     mods: tuple[Mod, ...]
     move: str

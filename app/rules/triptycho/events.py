@@ -53,7 +53,7 @@ class AttackResolved(Payload):
     damage: int
     dice: dict[str, Any]
     hit: bool
-    notes: list[Any]
+    notes: tuple[Any, ...]
     prompt: str | None
     reaction: str | None
     reaction_instance: str | None
@@ -90,15 +90,15 @@ class CardPlayed(Payload):
 
     card: str
     card_id: str
-    entries: list[str]
+    entries: tuple[str, ...]
     free: bool
     instance: str | None
     name: str
     participant: str
     section: str | None
     charges_spent: int
-    target_names: list[Any]
-    targets: list[Any]
+    target_names: tuple[Any, ...]
+    targets: tuple[Any, ...]
     text: str
 
 
@@ -112,7 +112,7 @@ def card_played_v1(data: dict[str, Any]) -> dict[str, Any]:
 
 @payload("triptycho.cards_drawn")
 class CardsDrawn(Payload):
-    cards: list[str]
+    cards: tuple[str, ...]
     participant: str
     reason: str
 
@@ -163,8 +163,8 @@ class Damaged(Payload):
 
 @payload("triptycho.deck_shuffled")
 class DeckShuffled(Payload):
-    faces: list[Any]
-    order: list[str]
+    faces: tuple[Any, ...]
+    order: tuple[str, ...]
     participant: str
     why: str
 
@@ -177,7 +177,7 @@ class DiscardReshuffled(Payload):
 
 @payload("triptycho.discarded")
 class Discarded(Payload):
-    cards: list[str]
+    cards: tuple[str, ...]
     name: str
     participant: str
 
@@ -275,7 +275,7 @@ class MapDeleted(Payload):
 @payload("triptycho.map_loaded")
 class MapLoaded(Payload):
     map: dict[str, Any]
-    unplaced: list[Any]
+    unplaced: tuple[Any, ...]
 
 
 @payload("triptycho.map_saved")
@@ -292,12 +292,12 @@ class MoveGranted(Payload):
 
 @payload("triptycho.moved")
 class Moved(Payload):
-    falls: list[Any]
+    falls: tuple[Any, ...]
     kind: str
     move: str | None
     name: str
     participant: str
-    path: list[str]
+    path: tuple[str, ...]
 
 
 @payload("triptycho.phase_passed")
@@ -311,7 +311,7 @@ class PhasePassed(Payload):
 class Placed(Payload):
     name: str
     participant: str
-    sections: list[str]
+    sections: tuple[str, ...]
 
 
 @payload("triptycho.reaction_asked")
@@ -341,7 +341,7 @@ class StrategyUsed(Payload):
     note: str
     participant: str
     card: str | None = None
-    entries: list[Any] | None = None
+    entries: tuple[Any, ...] | None = None
     instance: str | None = None
     text: str | None = None
 
