@@ -3,6 +3,7 @@ every upcaster step is tested, and old records replay to what they always meant.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -240,3 +241,15 @@ def test_every_version_step_has_an_upcaster_and_the_upcaster_a_test():
     root = Path(__file__).parents[2]
     for path, name in UPCASTER_TESTS.values():
         assert f"def {name}(" in (root / path).read_text(), f"{path} has no {name}"
+
+
+def test_no_reducer_reads_an_event_by_string_key():
+    rules = Path(__file__).parents[2] / "app" / "rules"
+    pattern = re.compile(r"\b(?:event|e|ev)\.data\b")
+    offenders = [
+        f"{path.relative_to(rules)}:{n}"
+        for path in sorted(rules.glob("*/reducers.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not offenders, f"reducers read event.data (read event.payload's fields): {offenders}"
