@@ -151,7 +151,11 @@ def events_of(records: list[dict[str, Any]]) -> list[Any]:
             )
             for e in records
         ]
-    except (KeyError, TypeError, ValueError, UnknownEvent):
+    except UnknownEvent as error:  # a version newer than this Fray's, or a type it does not know
+        raise ImportRefused(
+            f"That file holds an event this Fray cannot read ({error}): upgrade first."
+        ) from None
+    except (KeyError, TypeError, ValueError):
         raise ImportRefused("That file is damaged: an event in its log is incomplete.") from None
 
 

@@ -83,6 +83,12 @@ def _gz(obj) -> bytes:
     return gzip.compress(json.dumps(obj).encode())
 
 
+def _event_from_the_future(document: dict) -> dict:
+    """The file with its last event written at a version of its type that this Fray has not got to."""
+    *rest, last = document["events"]
+    return {**document, "events": [*rest, {**last, "version": current_version(last["type"]) + 1}]}
+
+
 @pytest.mark.parametrize(
     ("make", "words"),
     [
@@ -101,6 +107,7 @@ def _gz(obj) -> bytes:
             "not whole",
         ),
         (lambda good: _gz({**json.loads(gzip.decompress(good)), "seats": [{"id": 1}]}), "damaged"),
+        (lambda good: _gz(_event_from_the_future(json.loads(gzip.decompress(good)))), "newer Fray"),
     ],
     ids=[
         "foreign-binary",
@@ -110,6 +117,7 @@ def _gz(obj) -> bytes:
         "newer-version",
         "gap-in-log",
         "bad-seat",
+        "newer-event-version",
     ],
 )
 def test_a_file_that_fails_a_check_is_refused_whole(client, table: Table, make, words: str):
