@@ -28,7 +28,9 @@ from app.store.log import T as EVENTS
 from app.store.models import AssetBlob, Campaign, Seat
 
 FORMAT = "fray-campaign"
-VERSION = 1  # of the file; each event keeps its own meaning (upcast on load)
+# Of the file. 2: each event record carries the version of its payload it was written at (a record
+# without one, as in every version-1 file, is version 1); the events are upcast on load, never rewritten.
+VERSION = 2
 MAX_EVENTS = 1_000_000
 
 
@@ -132,6 +134,7 @@ def read_file(raw: bytes) -> dict[str, Any]:
 
 def events_of(records: list[dict[str, Any]]) -> list[Any]:
     """A file's event records as the rules read them."""
+    from app.rules.events import UnknownEvent
     from app.rules.system import Event
 
     try:
@@ -140,6 +143,7 @@ def events_of(records: list[dict[str, Any]]) -> list[Any]:
                 seq=e["seq"],
                 type=e["type"],
                 data=e["data"],
+                version=e.get("version", 1),
                 audience=e.get("audience", "all"),
                 actor=e.get("actor"),
                 encounter=e.get("encounter_id"),
@@ -148,6 +152,10 @@ def events_of(records: list[dict[str, Any]]) -> list[Any]:
             )
             for e in records
         ]
+    except UnknownEvent as error:  # a version newer than this Fray's, or a type it does not know
+        raise ImportRefused(
+            f"That file holds an event this Fray cannot read ({error}): upgrade first."
+        ) from None
     except (KeyError, TypeError, ValueError):
         raise ImportRefused("That file is damaged: an event in its log is incomplete.") from None
 
@@ -241,6 +249,7 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
                     seq=e["seq"],
                     type=e["type"],
                     data=e["data"],
+                    version=e.get("version", 1),  # kept as written; upcast when read
                     audience=e.get("audience", "all"),
                     actor=e.get("actor"),
                     encounter_id=e.get("encounter_id"),

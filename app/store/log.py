@@ -10,6 +10,7 @@ from sqlalchemy import Row, func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.rules.events import current_version
 from app.rules.system import Event, NewEvent
 from app.store.models import EventRow, table_of, utcnow
 
@@ -24,10 +25,11 @@ def _event(row: Row[*tuple[Any, ...]]) -> Event:
     at: datetime | None = row.at
     if at is not None and at.tzinfo is None:  # SQLite hands back naive times; we store UTC
         at = at.replace(tzinfo=UTC)
-    return Event(
+    return Event(  # upcast here, from the version the row was written at to today's
         seq=row.seq,
         type=row.type,
         data=row.data,
+        version=row.version,
         audience=row.audience,
         actor=row.actor,
         encounter=row.encounter_id,
@@ -36,7 +38,17 @@ def _event(row: Row[*tuple[Any, ...]]) -> Event:
     )
 
 
-_COLUMNS = (T.c.seq, T.c.type, T.c.data, T.c.audience, T.c.actor, T.c.encounter_id, T.c.batch, T.c.at)
+_COLUMNS = (
+    T.c.seq,
+    T.c.type,
+    T.c.data,
+    T.c.version,
+    T.c.audience,
+    T.c.actor,
+    T.c.encounter_id,
+    T.c.batch,
+    T.c.at,
+)
 
 
 def last_seq(session: Session, campaign_id: str) -> int:
@@ -61,6 +73,7 @@ def append(
             "seq": first + i,
             "type": e.type,
             "data": e.data,
+            "version": current_version(e.type),
             "audience": e.audience,
             "actor": actor,
             "encounter_id": e.encounter or encounter,
@@ -80,6 +93,7 @@ def append(
             seq=r["seq"],
             type=r["type"],
             data=r["data"],
+            version=r["version"],
             audience=r["audience"],
             actor=actor,
             encounter=r["encounter_id"],

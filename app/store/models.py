@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Index, LargeBinary, Table, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, Integer, LargeBinary, Table, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -59,6 +59,9 @@ class EventRow(SQLModel, table=True):
     seq: int
     type: str = Field(max_length=64)
     data: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    # The version of its type's payload the record was written at (app/rules/events.py): kept as written,
+    # upcast on load. Rows from before versions existed are version 1.
+    version: int = Field(default=1, sa_column=Column(Integer, nullable=False, server_default="1"))
     audience: str = Field(default="all", max_length=400)
     actor: str | None = Field(default=None, max_length=32)
     encounter_id: str | None = Field(default=None, max_length=32)

@@ -8,6 +8,7 @@ import json
 import pytest
 from sqlalchemy import func, select
 
+from app.rules.events import current_version
 from app.store.models import Campaign
 from tests.helpers import Table
 from tests.mapping import scene_with_image
@@ -51,9 +52,10 @@ def test_only_the_gm_downloads_a_backup(table: Table):
     assert r.status_code == 200 and r.headers["content-type"] == "application/gzip"
     assert "attachment" in r.headers["content-disposition"]
     document = json.loads(gzip.decompress(r.content))
-    assert document["format"] == "fray-campaign" and document["version"] == 1
+    assert document["format"] == "fray-campaign" and document["version"] == 2
     assert [e["seq"] for e in document["events"]] == list(range(1, len(document["events"]) + 1))
     assert len(document["assets"]) == 1 and all("token_hash" in s for s in document["seats"])
+    assert all(e["version"] == current_version(e["type"]) for e in document["events"])  # as written
 
 
 def test_a_round_trip_on_the_same_server_is_the_same_table_with_new_ids(client, table: Table):
@@ -81,6 +83,12 @@ def _gz(obj) -> bytes:
     return gzip.compress(json.dumps(obj).encode())
 
 
+def _event_from_the_future(document: dict) -> dict:
+    """The file with its last event written at a version of its type that this Fray has not got to."""
+    *rest, last = document["events"]
+    return {**document, "events": [*rest, {**last, "version": current_version(last["type"]) + 1}]}
+
+
 @pytest.mark.parametrize(
     ("make", "words"),
     [
@@ -99,6 +107,7 @@ def _gz(obj) -> bytes:
             "not whole",
         ),
         (lambda good: _gz({**json.loads(gzip.decompress(good)), "seats": [{"id": 1}]}), "damaged"),
+        (lambda good: _gz(_event_from_the_future(json.loads(gzip.decompress(good)))), "newer Fray"),
     ],
     ids=[
         "foreign-binary",
@@ -108,6 +117,7 @@ def _gz(obj) -> bytes:
         "newer-version",
         "gap-in-log",
         "bad-seat",
+        "newer-event-version",
     ],
 )
 def test_a_file_that_fails_a_check_is_refused_whole(client, table: Table, make, words: str):

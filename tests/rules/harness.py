@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.rules.events import current_version
 from app.rules.system import Event
 
 
@@ -19,6 +20,7 @@ class InMemoryLog:
                 type=item[0],
                 data=item[1],
                 audience=item[2],
+                version=current_version(item[0]),  # written today, at today's version
                 actor=actor,
                 encounter=(item[3] if len(item) > 3 else None) or active,
             )

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.campaign import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.campaign.state import (
     CampaignState,
-    Encounter,
     Initiative,
-    Participant,
-    SeatInfo,
     replace_item,
     without,
 )
@@ -17,12 +15,12 @@ from app.rules.system import Event
 
 
 def seat_joined(state: CampaignState, event: Event) -> CampaignState:
-    seat = SeatInfo.model_validate(event.data["seat"])
+    seat = event.payload.seat
     return state.model_copy(update={"seats": (*without(state.seats, seat.id), seat)})
 
 
 def seat_revoked(state: CampaignState, event: Event) -> CampaignState:
-    seat_id = event.data["seat"]
+    seat_id = event.payload.seat
     seat = state.seat(seat_id)
     if seat is None:
         return state
@@ -39,7 +37,7 @@ def seat_revoked(state: CampaignState, event: Event) -> CampaignState:
 
 
 def participant_added(state: CampaignState, event: Event) -> CampaignState:
-    p = Participant.model_validate(event.data["participant"])
+    p = event.payload.participant
     return state.model_copy(update={"participants": (*state.participants, p)})
 
 
@@ -51,27 +49,27 @@ def _update_participant(state: CampaignState, pid: str, **changes: Any) -> Campa
 
 
 def participant_noted(state: CampaignState, event: Event) -> CampaignState:
-    return _update_participant(state, event.data["participant"], notes=event.data["notes"])
+    return _update_participant(state, event.payload.participant, notes=event.payload.notes)
 
 
 def participant_updated(state: CampaignState, event: Event) -> CampaignState:
-    return _update_participant(state, event.data["participant"], **event.data["changes"])
+    return _update_participant(state, event.payload.participant, **event.payload.changes)
 
 
 def participant_assigned(state: CampaignState, event: Event) -> CampaignState:
-    return _update_participant(state, event.data["participant"], owner=event.data["seat"])
+    return _update_participant(state, event.payload.participant, owner=event.payload.seat)
 
 
 def participant_hidden(state: CampaignState, event: Event) -> CampaignState:
-    return _update_participant(state, event.data["participant"], hidden=True)
+    return _update_participant(state, event.payload.participant, hidden=True)
 
 
 def participant_revealed(state: CampaignState, event: Event) -> CampaignState:
-    return _update_participant(state, event.data["participant"]["id"], hidden=False)
+    return _update_participant(state, event.payload.participant["id"], hidden=False)
 
 
 def participant_removed(state: CampaignState, event: Event) -> CampaignState:
-    pid = event.data["participant"]
+    pid = event.payload.participant
     init = state.initiative
     entries = tuple(e for e in init.entries if e.participant != pid)
     removed = next((i for i, e in enumerate(init.entries) if e.participant == pid), None)
@@ -94,13 +92,13 @@ def participant_removed(state: CampaignState, event: Event) -> CampaignState:
 
 
 def encounter_prepared(state: CampaignState, event: Event) -> CampaignState:
-    e = Encounter.model_validate(event.data["encounter"])
+    e = event.payload.encounter
     return state.model_copy(update={"encounters": (*state.encounters, e)})
 
 
 def encounter_updated(state: CampaignState, event: Event) -> CampaignState:
-    e = state.encounter(event.data["encounter"])
-    changes = dict(event.data["changes"])
+    e = state.encounter(event.payload.encounter)
+    changes = dict(event.payload.changes)
     if "participants" in changes:
         changes["participants"] = tuple(changes["participants"])
     return state.model_copy(
@@ -109,7 +107,7 @@ def encounter_updated(state: CampaignState, event: Event) -> CampaignState:
 
 
 def encounter_started(state: CampaignState, event: Event) -> CampaignState:
-    e = state.encounter(event.data["encounter"])
+    e = state.encounter(event.payload.encounter)
     started = e.model_copy(update={"status": "active", "started_seq": event.seq})
     return state.model_copy(
         update={
@@ -122,7 +120,7 @@ def encounter_started(state: CampaignState, event: Event) -> CampaignState:
 
 
 def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
-    e = state.encounter(event.data["encounter"])
+    e = state.encounter(event.payload.encounter)
     ended = e.model_copy(update={"status": "ended", "ended_seq": event.seq})
     # A choice the fight's end itself brings (a Victory Rush, say) stays open after it.
     kept = tuple(p for p in state.prompts if p.outlives_encounter)
@@ -137,11 +135,13 @@ def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
 
 
 def encounter_removed(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"encounters": without(state.encounters, event.data["encounter"])})
+    return state.model_copy(update={"encounters": without(state.encounters, event.payload.encounter)})
 
 
 def settings_changed(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update=dict(event.data))
+    p = event.payload
+    changed = {"name": p.name, "dice_mode": p.dice_mode, "settings": p.settings}
+    return state.model_copy(update={k: v for k, v in changed.items() if v is not None})
 
 
 def undone(state: CampaignState, event: Event) -> CampaignState:

@@ -9,21 +9,20 @@ from collections.abc import Callable
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, Initiative, InitiativeEntry, close_prompt, open_prompt
+from app.rules.fivebyfive import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.fivebyfive.state import (
-    Abilities,
     Attack,
     Board,
     Character,
     Fight,
     FiveState,
-    OrderEntry,
     Ranks,
     Terrain,
     Token,
     ext,
     with_ext,
 )
-from app.rules.system import Event, Prompt, PromptChoice
+from app.rules.system import Event, Prompt
 
 Reducer = Callable[[CampaignState, Event], CampaignState]
 
@@ -61,15 +60,16 @@ def _mirror(state: CampaignState) -> CampaignState:
     return state.model_copy(update={"initiative": Initiative(entries=entries, turn=turn, round=round_)})
 
 
-def _prompt(data: dict, kind: str, answer: str) -> Prompt:
+def _prompt(p: Any, kind: str, answer: str) -> Prompt:
+    """The question an event puts: its payload names the prompt, who answers, the text and choices."""
     return Prompt(
-        id=data["prompt"],
-        to=data["to"],
+        id=p.prompt,
+        to=p.to,
         kind=kind,
-        text=data["text"],
+        text=p.text,
         answer=answer,
-        choices=tuple(PromptChoice.model_validate(c) for c in data["choices"]),
-        data={k: data[k] for k in ("hit", "of", "defender", "action") if k in data},
+        choices=p.choices,
+        data={k: v for k in ("hit", "of", "defender", "action") if (v := getattr(p, k, None)) is not None},
         # Control the Hit is drawn by the 5x5 pages, with the exact odds of the defence roll.
         drawn_by_system=kind == "fivebyfive.control",
     )
@@ -79,42 +79,42 @@ def _prompt(data: dict, kind: str, answer: str) -> Prompt:
 
 
 def sheet_set(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     five = ext(state)
-    old = five.character(d["participant"])
+    old = five.character(d.participant)
     new = Character(
-        participant=d["participant"],
-        scores=Abilities.model_validate(d["scores"]),
-        current=Abilities.model_validate(d["current"]),
-        ranks=Ranks.model_validate(d["ranks"]),
+        participant=d.participant,
+        scores=d.scores,
+        current=d.current,
+        ranks=d.ranks,
         shifts=old.shifts if old else Ranks(),
-        status=d["status"],
+        status=d.status,
     )
     others = tuple(c for c in five.characters if c.participant != new.participant)
     return _update(state, characters=(*others, new))
 
 
 def shift_set(state: CampaignState, event: Event) -> CampaignState:
-    c = ext(state).character(event.data["participant"])
+    c = ext(state).character(event.payload.participant)
     if c is None:
         return state
-    shifts = c.shifts.model_copy(update={event.data["rank"]: event.data["shift"]})
+    shifts = c.shifts.model_copy(update={event.payload.rank: event.payload.shift})
     return _character(state, c.participant, shifts=shifts)
 
 
 def board_set(state: CampaignState, event: Event) -> CampaignState:
-    return _board(state, width=event.data["width"], height=event.data["height"])
+    return _board(state, width=event.payload.width, height=event.payload.height)
 
 
 def terrain_added(state: CampaignState, event: Event) -> CampaignState:
-    terrain = Terrain.model_validate(event.data["terrain"])
+    terrain = event.payload.terrain
     board = ext(state).board
     return _board(state, terrain=(*(t for t in board.terrain if t.id != terrain.id), terrain))
 
 
 def terrain_removed(state: CampaignState, event: Event) -> CampaignState:
     board = ext(state).board
-    return _board(state, terrain=tuple(t for t in board.terrain if t.id != event.data["terrain"]))
+    return _board(state, terrain=tuple(t for t in board.terrain if t.id != event.payload.terrain))
 
 
 def _place(state: CampaignState, pid: str, x: float | None, y: float | None) -> CampaignState:
@@ -131,40 +131,40 @@ def _place(state: CampaignState, pid: str, x: float | None, y: float | None) -> 
 
 
 def placed(state: CampaignState, event: Event) -> CampaignState:
-    return _place(state, event.data["participant"], event.data.get("x"), event.data.get("y"))
+    return _place(state, event.payload.participant, event.payload.x, event.payload.y)
 
 
 # --- the round ---------------------------------------------------------------------------------------
 
 
 def round_started(state: CampaignState, event: Event) -> CampaignState:
-    order = tuple(OrderEntry.model_validate(e) for e in event.data["order"])
+    order = event.payload.order
     fight = ext(state).fight or Fight()
     new = fight.model_copy(
-        update={"round": event.data["round"], "order": order, "turn": -1, "moved": 0.0, "acted": False}
+        update={"round": event.payload.round, "order": order, "turn": -1, "moved": 0.0, "acted": False}
     )
     return _mirror(_update(state, fight=new.model_copy(update={"attack": None})))
 
 
 def turn_started(state: CampaignState, event: Event) -> CampaignState:
-    return _mirror(_fight(state, turn=event.data["index"], moved=0.0, acted=False, attack=None))
+    return _mirror(_fight(state, turn=event.payload.index, moved=0.0, acted=False, attack=None))
 
 
 def moved(state: CampaignState, event: Event) -> CampaignState:
-    x, y = event.data["to"]
-    state = _place(state, event.data["participant"], x, y)
-    return _fight(state, moved=event.data["moved"])
+    x, y = event.payload.to
+    state = _place(state, event.payload.participant, x, y)
+    return _fight(state, moved=event.payload.moved)
 
 
 def attacked(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     state = _fight(state, acted=True)
-    if not d["hits"]:
+    if not d.hits:
         return state
-    attack = Attack(attacker=d["attacker"], defender=d["defender"], action=d["action"], hits=d["hits"])
-    if d.get("prompt"):
-        state = open_prompt(state, _prompt(d, "fivebyfive.control", "fivebyfive.control"))
-        attack = attack.model_copy(update={"prompt": d["prompt"]})
+    attack = Attack(attacker=d.attacker, defender=d.defender, action=d.action, hits=d.hits)
+    if d.prompt:
+        state = open_prompt(state, _prompt(event.payload, "fivebyfive.control", "fivebyfive.control"))
+        attack = attack.model_copy(update={"prompt": d.prompt})
     return _fight(state, attack=attack)
 
 
@@ -174,34 +174,34 @@ def hit_controlled(state: CampaignState, event: Event) -> CampaignState:
         return state
     if attack.prompt:
         state = close_prompt(state, attack.prompt)
-    attack = attack.model_copy(update={"outcomes": (*attack.outcomes, event.data["result"]), "prompt": None})
+    attack = attack.model_copy(update={"outcomes": (*attack.outcomes, event.payload.result), "prompt": None})
     return _fight(state, attack=attack)
 
 
 def damage_due(state: CampaignState, event: Event) -> CampaignState:
     attack = (ext(state).fight or Fight()).attack
-    state = open_prompt(state, _prompt(event.data, "fivebyfive.damage", "fivebyfive.damage"))
+    state = open_prompt(state, _prompt(event.payload, "fivebyfive.damage", "fivebyfive.damage"))
     if attack is None:
         return state
-    return _fight(state, attack=attack.model_copy(update={"prompt": event.data["prompt"]}))
+    return _fight(state, attack=attack.model_copy(update={"prompt": event.payload.prompt}))
 
 
 def damaged(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
-    c = ext(state).character(d["defender"])
-    if d.get("prompt"):
-        state = close_prompt(state, d["prompt"])
+    d = event.payload
+    c = ext(state).character(d.defender)
+    if d.prompt:
+        state = close_prompt(state, d.prompt)
     if c is not None:
-        state = _character(state, c.participant, current=c.current.minus(d["ability"]), status=d["status"])
+        state = _character(state, c.participant, current=c.current.minus(d.ability), status=d.status)
     attack = (ext(state).fight or Fight()).attack
     if attack is not None:
-        attack = attack.model_copy(update={"damage": (*attack.damage, d["ability"]), "prompt": None})
+        attack = attack.model_copy(update={"damage": (*attack.damage, d.ability), "prompt": None})
         state = _fight(state, attack=attack)
     return state
 
 
 def status_changed(state: CampaignState, event: Event) -> CampaignState:
-    return _character(state, event.data["participant"], status=event.data["status"])
+    return _character(state, event.payload.participant, status=event.payload.status)
 
 
 def turn_ended(state: CampaignState, event: Event) -> CampaignState:
@@ -216,21 +216,21 @@ def round_ended(state: CampaignState, event: Event) -> CampaignState:
 
 
 def combat_won(state: CampaignState, event: Event) -> CampaignState:
-    return _mirror(_fight(state, winner=event.data["winner"], turn=-1, attack=None))
+    return _mirror(_fight(state, winner=event.payload.winner, turn=-1, attack=None))
 
 
 def rush_due(state: CampaignState, event: Event) -> CampaignState:
-    return open_prompt(state, _prompt(event.data, "fivebyfive.victory_rush", "fivebyfive.victory_rush"))
+    return open_prompt(state, _prompt(event.payload, "fivebyfive.victory_rush", "fivebyfive.victory_rush"))
 
 
 def rushed(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
-    if d.get("prompt"):
-        state = close_prompt(state, d["prompt"])
-    c = ext(state).character(d["participant"])
+    d = event.payload
+    if d.prompt:
+        state = close_prompt(state, d.prompt)
+    c = ext(state).character(d.participant)
     if c is None:
         return state
-    return _character(state, c.participant, current=c.current.minus(d["ability"], by=-1))
+    return _character(state, c.participant, current=c.current.minus(d.ability, by=-1))
 
 
 # --- the encounter -----------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ def rushed(state: CampaignState, event: Event) -> CampaignState:
 
 def encounter_started(state: CampaignState, event: Event) -> CampaignState:
     """A new fight: the board from the encounter's set-up (if it has one), no round yet."""
-    setup = state.encounter(event.data["encounter"]).setup or {}
+    setup = state.encounter(event.payload.encounter).setup or {}
     five = ext(state)
     board = five.board
     if setup.get("board") or setup.get("terrain") or setup.get("tokens"):
@@ -261,7 +261,7 @@ def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
 
 def participant_removed(state: CampaignState, event: Event) -> CampaignState:
     """A character taken out of the campaign leaves the table, the order and any hit being resolved."""
-    pid = event.data["participant"]
+    pid = event.payload.participant
     five = ext(state)
     board = five.board.model_copy(
         update={"tokens": tuple(t for t in five.board.tokens if t.participant != pid)}

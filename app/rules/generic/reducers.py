@@ -5,52 +5,49 @@ from __future__ import annotations
 from app.rules.campaign.state import (
     CampaignState,
     Initiative,
-    InitiativeEntry,
-    Pool,
-    Preset,
-    Track,
     replace_item,
     without,
 )
+from app.rules.generic import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.system import Event
 
 
 def preset_created(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"presets": (*state.presets, Preset.model_validate(event.data["preset"]))})
+    return state.model_copy(update={"presets": (*state.presets, event.payload.preset)})
 
 
 def preset_removed(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"presets": without(state.presets, event.data["preset"])})
+    return state.model_copy(update={"presets": without(state.presets, event.payload.preset)})
 
 
 def pool_created(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"pools": (*state.pools, Pool.model_validate(event.data["pool"]))})
+    return state.model_copy(update={"pools": (*state.pools, event.payload.pool)})
 
 
 def pool_changed(state: CampaignState, event: Event) -> CampaignState:
-    pool = state.pool(event.data["pool"]).model_copy(update={"value": event.data["to"]})
+    pool = state.pool(event.payload.pool).model_copy(update={"value": event.payload.to})
     return state.model_copy(update={"pools": replace_item(state.pools, pool)})
 
 
 def pool_removed(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"pools": without(state.pools, event.data["pool"])})
+    return state.model_copy(update={"pools": without(state.pools, event.payload.pool)})
 
 
 def track_created(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"tracks": (*state.tracks, Track.model_validate(event.data["track"]))})
+    return state.model_copy(update={"tracks": (*state.tracks, event.payload.track)})
 
 
 def track_changed(state: CampaignState, event: Event) -> CampaignState:
-    track = state.track(event.data["track"]).model_copy(update={"filled": event.data["to"]})
+    track = state.track(event.payload.track).model_copy(update={"filled": event.payload.to})
     return state.model_copy(update={"tracks": replace_item(state.tracks, track)})
 
 
 def track_removed(state: CampaignState, event: Event) -> CampaignState:
-    return state.model_copy(update={"tracks": without(state.tracks, event.data["track"])})
+    return state.model_copy(update={"tracks": without(state.tracks, event.payload.track)})
 
 
 def initiative_set(state: CampaignState, event: Event) -> CampaignState:
-    entries = tuple(InitiativeEntry.model_validate(e) for e in event.data["entries"])
+    entries = event.payload.entries
     old = state.initiative
     # Keep whose turn it is when the order changes mid-round; if they left it, the next one on.
     ids = [e.participant for e in entries]
@@ -60,7 +57,7 @@ def initiative_set(state: CampaignState, event: Event) -> CampaignState:
 
 
 def turn_advanced(state: CampaignState, event: Event) -> CampaignState:
-    init = state.initiative.model_copy(update={"turn": event.data["turn"], "round": event.data["round"]})
+    init = state.initiative.model_copy(update={"turn": event.payload.turn, "round": event.payload.round})
     return state.model_copy(update={"initiative": init})
 
 

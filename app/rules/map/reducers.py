@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, replace_item, without
+from app.rules.map import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.map.geometry import add_stroke
-from app.rules.map.state import Asset, Drawing, FogOp, MapState, Scene, Token
+from app.rules.map.state import MapState, Scene
 from app.rules.system import Event
 
 
@@ -29,21 +30,21 @@ def _token_changed(state: CampaignState, token_id: str, **changes: Any) -> Campa
 
 
 def asset_added(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, assets=(*state.map.assets, Asset.model_validate(event.data["asset"])))
+    return _with_map(state, assets=(*state.map.assets, event.payload.asset))
 
 
 def scene_created(state: CampaignState, event: Event) -> CampaignState:
-    scene = Scene.model_validate(event.data["scene"])
+    scene = event.payload.scene
     return _with_map(state, scenes=(*state.map.scenes, scene), open=scene.id)
 
 
 def scene_opened(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, open=event.data["scene"])
+    return _with_map(state, open=event.payload.scene)
 
 
 def scene_updated(state: CampaignState, event: Event) -> CampaignState:
-    changes = dict(event.data["changes"])
-    scene = state.map.scene(event.data["scene"])
+    changes = dict(event.payload.changes)
+    scene = state.map.scene(event.payload.scene)
     if scene is None:
         return state
     updated = Scene.model_validate({**scene.model_dump(mode="json"), **changes})
@@ -51,11 +52,11 @@ def scene_updated(state: CampaignState, event: Event) -> CampaignState:
 
 
 def scene_shown(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, shown=event.data["scene"])
+    return _with_map(state, shown=event.payload.scene)
 
 
 def scene_removed(state: CampaignState, event: Event) -> CampaignState:
-    scene_id = event.data["scene"]
+    scene_id = event.payload.scene
     m = state.map
     return _with_map(
         state,
@@ -67,49 +68,49 @@ def scene_removed(state: CampaignState, event: Event) -> CampaignState:
 
 
 def token_placed(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, tokens=(*state.map.tokens, Token.model_validate(event.data["token"])))
+    return _with_map(state, tokens=(*state.map.tokens, event.payload.token))
 
 
 def token_moved(state: CampaignState, event: Event) -> CampaignState:
-    return _token_changed(state, event.data["token"], x=event.data["x"], y=event.data["y"])
+    return _token_changed(state, event.payload.token, x=event.payload.x, y=event.payload.y)
 
 
 def token_removed(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, tokens=without(state.map.tokens, event.data["token"]))
+    return _with_map(state, tokens=without(state.map.tokens, event.payload.token))
 
 
 def token_changed(state: CampaignState, event: Event) -> CampaignState:
-    return _token_changed(state, event.data["token"], **event.data["changes"])
+    return _token_changed(state, event.payload.token, **event.payload.changes)
 
 
 def fog_stroke(state: CampaignState, event: Event) -> CampaignState:
-    scene = state.map.scene(event.data["scene"])
+    scene = state.map.scene(event.payload.scene)
     if scene is None:
         return state
-    fog = add_stroke(scene.fog, FogOp.model_validate(event.data["stroke"]))
+    fog = add_stroke(scene.fog, event.payload.stroke)
     return _scene_changed(state, scene.id, fog=fog, fog_version=scene.fog_version + 1)
 
 
 def drawn(state: CampaignState, event: Event) -> CampaignState:
-    scene = state.map.scene(event.data["scene"])
+    scene = state.map.scene(event.payload.scene)
     if scene is None:
         return state
-    drawing = Drawing.model_validate(event.data["drawing"])
+    drawing = event.payload.drawing
     return _scene_changed(state, scene.id, drawings=(*scene.drawings, drawing))
 
 
 def erased(state: CampaignState, event: Event) -> CampaignState:
-    scene = state.map.scene(event.data["scene"])
+    scene = state.map.scene(event.payload.scene)
     if scene is None:
         return state
-    which = event.data.get("drawing")
+    which = event.payload.drawing
     kept = tuple(d for d in scene.drawings if which is not None and d.id != which)
     return _scene_changed(state, scene.id, drawings=kept)
 
 
 def participant_removed(state: CampaignState, event: Event) -> CampaignState:
     """A character who leaves the campaign leaves the map too."""
-    pid = event.data["participant"]
+    pid = event.payload.participant
     if not any(t.participant == pid for t in state.map.tokens):
         return state
     return _with_map(state, tokens=tuple(t for t in state.map.tokens if t.participant != pid))

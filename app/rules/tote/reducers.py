@@ -6,7 +6,8 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
 from app.rules.system import Event, Prompt, PromptChoice
-from app.rules.tote.model import Combatant, Declaration, Enemy, Fight, Hero, ToteState, Unit
+from app.rules.tote.events import PromptSpec
+from app.rules.tote.model import Combatant, Enemy, Fight, Hero, ToteState, Unit
 from app.rules.tote.rules import ext, out_reason, pair
 
 # Answers that roll a to-hit test (a manual-dice table types its faces in).
@@ -68,12 +69,13 @@ def _unit_id(f: Fight, pid: str) -> str:
     return next(c.unit for c in f.combatants if c.id == pid)
 
 
-def _spent(state: CampaignState, data: dict[str, Any], seq: int = 0) -> CampaignState:
+def _spent(state: CampaignState, event: Event) -> CampaignState:
     """An action resolved: its declaration is done and its Initiative spent (TO-I-2)."""
+    p = event.payload
     f = _fight(state)
-    f = _decl(f, data.get("declaration"), state="done", finished=seq)
-    if data.get("spend"):
-        f = _unit_value(f, _unit_id(f, data["actor"]), -data["spend"])
+    f = _decl(f, p.declaration, state="done", finished=event.seq)
+    if p.spend:
+        f = _unit_value(f, _unit_id(f, p.actor), -p.spend)
     return _with_fight(state, f)
 
 
@@ -106,7 +108,7 @@ def settle(state: CampaignState) -> CampaignState:
 
 
 def hero_set(state: CampaignState, event: Event) -> CampaignState:
-    hero = Hero.model_validate(event.data["hero"])
+    hero = event.payload.hero
     x = ext(state)
     heroes = (*(h for h in x.heroes if h.id != hero.id), hero)
     enemies = tuple(e for e in x.enemies if e.id != hero.id)
@@ -114,7 +116,7 @@ def hero_set(state: CampaignState, event: Event) -> CampaignState:
 
 
 def enemy_set(state: CampaignState, event: Event) -> CampaignState:
-    enemy = Enemy.model_validate(event.data["enemy"])
+    enemy = event.payload.enemy
     x = ext(state)
     enemies = (*(e for e in x.enemies if e.id != enemy.id), enemy)
     heroes = tuple(h for h in x.heroes if h.id != enemy.id)
@@ -122,22 +124,20 @@ def enemy_set(state: CampaignState, event: Event) -> CampaignState:
 
 
 def adjusted(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
-    changes = {k: d[k] for k in ("resolve", "injuries") if d.get(k) is not None}
+    d = event.payload
+    changes = {k: v for k, v in (("resolve", d.resolve), ("injuries", d.injuries)) if v is not None}
     if changes:
-        state = _sheet_update(state, d["participant"], **changes)
+        state = _sheet_update(state, d.participant, **changes)
     f = ext(state).fight
-    if f is not None and d.get("initiative") is not None:
-        unit_id = _unit_id(f, d["participant"])
-        units = tuple(
-            u.model_copy(update={"value": d["initiative"]}) if u.id == unit_id else u for u in f.units
-        )
+    if f is not None and d.initiative is not None:
+        unit_id = _unit_id(f, d.participant)
+        units = tuple(u.model_copy(update={"value": d.initiative}) if u.id == unit_id else u for u in f.units)
         state = _with_fight(state, f.model_copy(update={"units": units}))
     return settle(state)
 
 
 def participant_removed(state: CampaignState, event: Event) -> CampaignState:
-    pid = event.data["participant"]
+    pid = event.payload.participant
     x = ext(state)
     x = x.model_copy(
         update={
@@ -191,10 +191,10 @@ def _add_combatant(f: Fight, c: Combatant) -> Fight:
 
 
 def encounter_started(state: CampaignState, event: Event) -> CampaignState:
-    encounter = state.encounter(event.data["encounter"])
+    encounter = state.encounter(event.payload.encounter)
     distance = encounter.setup.get("distance", "close")
     f = Fight(encounter=encounter.id, distance=distance)
-    for pid in event.data.get("participants", ()):
+    for pid in event.payload.participants:
         made = _new_combatant(state, pid, distance)
         if made is not None:
             f = _add_combatant(f, made[0])
@@ -206,7 +206,7 @@ def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
 
 
 def joined(state: CampaignState, event: Event) -> CampaignState:
-    made = _new_combatant(state, event.data["participant"], event.data["band"])
+    made = _new_combatant(state, event.payload.participant, event.payload.band)
     if made is None:
         return state
     return _with_fight(state, _add_combatant(_fight(state), made[0]))
@@ -214,7 +214,7 @@ def joined(state: CampaignState, event: Event) -> CampaignState:
 
 def placed(state: CampaignState, event: Event) -> CampaignState:
     f = _fight(state)
-    pid, to = event.data["participant"], event.data["to"]
+    pid, to = event.payload.participant, event.payload.to
     f = _combatant(f, pid, band=to)
     if to != "melee":
         f = f.model_copy(update={"engaged": tuple(p for p in f.engaged if pid not in p)})
@@ -223,7 +223,8 @@ def placed(state: CampaignState, event: Event) -> CampaignState:
 
 def _shown(state: CampaignState, event: Event) -> CampaignState:
     """The last roll, kept for the screens to draw (dice, crossed-out faces, Paragon die apart)."""
-    keep = {k: v for k, v in event.data.items() if k not in ("ask", "notice", "roll", "rolls")}
+    written = event.payload.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    keep = {k: v for k, v in written.items() if k not in ("ask", "notice", "roll", "rolls")}
     last = {"seq": event.seq, "type": event.type.removeprefix("tote."), **keep}
     return _with_fight(state, _fight(state).model_copy(update={"last": last}))
 
@@ -231,9 +232,9 @@ def _shown(state: CampaignState, event: Event) -> CampaignState:
 def initiative_rolled(state: CampaignState, event: Event) -> CampaignState:
     state = _shown(state, event)
     f = _fight(state)
-    value = event.data["value"]
+    value = event.payload.value
     units = tuple(
-        u.model_copy(update={"value": value, "start": value}) if u.id == event.data["unit"] else u
+        u.model_copy(update={"value": value, "start": value}) if u.id == event.payload.unit else u
         for u in f.units
     )
     return _with_fight(state, f.model_copy(update={"units": units}))
@@ -242,14 +243,14 @@ def initiative_rolled(state: CampaignState, event: Event) -> CampaignState:
 def round_started(state: CampaignState, event: Event) -> CampaignState:
     f = _fight(state)
     f = f.model_copy(
-        update={"round": event.data["round"], "phase": "declare", "order": tuple(event.data["order"])}
+        update={"round": event.payload.round, "phase": "declare", "order": tuple(event.payload.order)}
     )
     return _with_fight(state, f)
 
 
 def declared(state: CampaignState, event: Event) -> CampaignState:
     f = _fight(state)
-    d = Declaration.model_validate(event.data["declaration"])
+    d = event.payload.declaration
     return _with_fight(state, f.model_copy(update={"declarations": (*f.declarations, d)}))
 
 
@@ -260,9 +261,9 @@ def resolution_started(state: CampaignState, event: Event) -> CampaignState:
 def round_ended(state: CampaignState, event: Event) -> CampaignState:
     """TO-DF-1's +2 for Defenders left alone; TO-E-2's disengagement; a fresh round's flags."""
     f = _fight(state)
-    for gain in event.data.get("gains", ()):
-        f = _unit_value(f, gain["unit"], gain["gain"])
-    leaving = set(event.data.get("disengaged", ()))
+    for gain in event.payload.gains:
+        f = _unit_value(f, gain.unit, gain.gain)
+    leaving = set(event.payload.disengaged)
     f = f.model_copy(
         update={
             "engaged": tuple(p for p in f.engaged if not leaving.intersection(p)),
@@ -274,13 +275,13 @@ def round_ended(state: CampaignState, event: Event) -> CampaignState:
     )
     state = _with_fight(state, f)
     for p in state.prompts:
-        if p.kind == "tote.knocked_down" and p.data.get("down_round", 0) <= event.data["round"]:
+        if p.kind == "tote.knocked_down" and p.data.get("down_round", 0) <= event.payload.round:
             state = close_prompt(state, p.id)
     return state
 
 
 def fight_over(state: CampaignState, event: Event) -> CampaignState:
-    f = _fight(state).model_copy(update={"phase": "over", "winner": event.data.get("winner")})
+    f = _fight(state).model_copy(update={"phase": "over", "winner": event.payload.winner})
     state = _with_fight(state, f)
     for p in state.prompts:
         if p.kind.startswith("tote."):
@@ -291,99 +292,95 @@ def fight_over(state: CampaignState, event: Event) -> CampaignState:
 # --- actions --------------------------------------------------------------------------------------
 
 
-def _open(state: CampaignState, spec: dict[str, Any] | None) -> CampaignState:
+def _open(state: CampaignState, spec: PromptSpec | None) -> CampaignState:
     if not spec:
         return state
     prompt = Prompt(
-        id=spec["id"],
-        to=spec["to"],
-        kind=spec["kind"],
-        text=spec["text"],
-        answer=spec["answer"],
+        id=spec.id,
+        to=spec.to,
+        kind=spec.kind,
+        text=spec.text,
+        answer=spec.answer,
         choices=tuple(
-            PromptChoice(key=k, label=label, rolls=k in ROLLING_CHOICES) for k, label in spec["choices"]
+            PromptChoice(key=k, label=label, rolls=k in ROLLING_CHOICES) for k, label in spec.choices
         ),
-        data=spec.get("data", {}),
-        blocking=spec["kind"] in BLOCKING_KINDS,
-        drawn_by_system=spec["kind"] in BLOCKING_KINDS,
+        data=spec.data,
+        blocking=spec.kind in BLOCKING_KINDS,
+        drawn_by_system=spec.kind in BLOCKING_KINDS,
     )
     return open_prompt(state, prompt)
 
 
 def attacked(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
-    state = _shown(_spent(state, d, event.seq), event)
+    d = event.payload
+    state = _shown(_spent(state, event), event)
     x = ext(state)
     sheets: tuple[Hero | Enemy, ...] = (*x.heroes, *x.enemies)
-    target = next((s for s in sheets if s.id == d["target"]), None)
-    if target is not None and (d.get("absorbed") or d.get("marks")):
+    target = next((s for s in sheets if s.id == d.target), None)
+    if target is not None and (d.absorbed or d.marks):
         state = _sheet_update(
             state,
             target.id,
-            resolve=target.resolve - d["absorbed"],
-            injuries=min(len(target.track), target.injuries + d["marks"]),
+            resolve=target.resolve - d.absorbed,
+            injuries=min(len(target.track), target.injuries + d.marks),
         )
     f = _fight(state)
-    f = _combatant(f, d["target"], attacked=True)
-    if d["kind"] == "response":
-        responder = next(c for c in f.combatants if c.id == d["actor"])
-        f = _combatant(f, d["actor"], responses=responder.responses + 1)
-    if d["kind"] == "return":
-        f = _decl(f, d.get("replaces"), state="returned", finished=event.seq)
-    duo = pair(d["actor"], d["target"])
-    if d["engage"] and duo not in f.engaged:
+    f = _combatant(f, d.target, attacked=True)
+    if d.kind == "response":
+        responder = next(c for c in f.combatants if c.id == d.actor)
+        f = _combatant(f, d.actor, responses=responder.responses + 1)
+    if d.kind == "return":
+        f = _decl(f, d.replaces, state="returned", finished=event.seq)
+    duo = pair(d.actor, d.target)
+    if d.engage and duo not in f.engaged:
         f = f.model_copy(update={"engaged": (*f.engaged, duo)})
-    if d["knocked_down"]:
-        f = _combatant(f, d["target"], down_round=d["down_round"])
+    if d.knocked_down:
+        f = _combatant(f, d.target, down_round=d.down_round)
         f = f.model_copy(update={"engaged": tuple(p for p in f.engaged if p != duo)})
     state = _with_fight(state, f)
-    state = _open(state, d.get("ask"))
-    state = _open(state, d.get("notice"))
+    state = _open(state, d.ask)
+    state = _open(state, d.notice)
     return settle(state)
 
 
 def intimidated(state: CampaignState, event: Event) -> CampaignState:
-    state = _shown(_spent(state, event.data, event.seq), event)
-    f = _unit_value(_fight(state), event.data["unit"], -event.data["lost"])
+    state = _shown(_spent(state, event), event)
+    f = _unit_value(_fight(state), event.payload.unit, -event.payload.lost)
     return _with_fight(state, f)
 
 
 def moved(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data, event.seq)
-    to = event.data["to"]
+    state = _spent(state, event)
+    to, actor = event.payload.to, event.payload.actor
     f = _fight(state)
-    f = (
-        _combatant(f, event.data["actor"], fled=True)
-        if to is None
-        else _combatant(f, event.data["actor"], band=to)
-    )
+    f = _combatant(f, actor, fled=True) if to is None else _combatant(f, actor, band=to)
     return settle(_with_fight(state, f))
 
 
 def recovered(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data, event.seq)
-    pid = event.data["actor"]
-    if event.data.get("gained") is None:  # an enemy's: the GM-only tote.enemy_resolve carries it
+    state = _spent(state, event)
+    pid, gained = event.payload.actor, event.payload.gained
+    if gained is None:  # an enemy's: the GM-only tote.enemy_resolve carries it
         return state
     sheets: tuple[Hero | Enemy, ...] = (*ext(state).heroes, *ext(state).enemies)
     s = next(s for s in sheets if s.id == pid)
-    return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + event.data["gained"]))
+    return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + gained))
 
 
 def enemy_resolve(state: CampaignState, event: Event) -> CampaignState:
     """An enemy's exact Resolve change and injuries (GM-only); the GM's last roll shows them."""
-    d = event.data
-    s = next((s for s in ext(state).enemies if s.id == d["participant"]), None)
+    d = event.payload
+    s = next((s for s in ext(state).enemies if s.id == d.participant), None)
     if s is not None:
         state = _sheet_update(
             state,
             s.id,
-            resolve=max(0, min(s.resolve_max, s.resolve + d["change"])),
-            injuries=min(len(s.track), s.injuries + d["marks"]),
+            resolve=max(0, min(s.resolve_max, s.resolve + d.change)),
+            injuries=min(len(s.track), s.injuries + d.marks),
         )
     f = ext(state).fight
-    if f is not None and d["why"] == "attacked" and f.last and f.last.get("target") == d["participant"]:
-        gm = {"absorbed": -d["change"], "marks": d["marks"], "marked": d["marked"], "resolve": d["resolve"]}
+    if f is not None and d.why == "attacked" and f.last and f.last.get("target") == d.participant:
+        gm = {"absorbed": -d.change, "marks": d.marks, "marked": list(d.marked), "resolve": d.resolve}
         state = _with_fight(state, f.model_copy(update={"last": {**f.last, "gm": gm}}))
     return settle(state)
 
@@ -393,22 +390,22 @@ def no_change(state: CampaignState, event: Event) -> CampaignState:
 
 
 def defending(state: CampaignState, event: Event) -> CampaignState:
-    return _spent(state, event.data, event.seq)
+    return _spent(state, event)
 
 
 def disengaging(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event.data, event.seq)
-    return _with_fight(state, _combatant(_fight(state), event.data["actor"], disengaging=True))
+    state = _spent(state, event)
+    return _with_fight(state, _combatant(_fight(state), event.payload.actor, disengaging=True))
 
 
 def action_lost(state: CampaignState, event: Event) -> CampaignState:
     return _with_fight(
-        state, _decl(_fight(state), event.data["declaration"], state="lost", finished=event.seq)
+        state, _decl(_fight(state), event.payload.declaration, state="lost", finished=event.seq)
     )
 
 
 def answered(state: CampaignState, event: Event) -> CampaignState:
-    return close_prompt(state, event.data["prompt"])
+    return close_prompt(state, event.payload.prompt)
 
 
 REDUCERS = {

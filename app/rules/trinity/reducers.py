@@ -11,18 +11,13 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState
 from app.rules.system import Event
+from app.rules.trinity import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.trinity.prompts import sync
 from app.rules.trinity.state import (
     Armour,
-    Character,
     Delayed,
-    EnvTag,
     FollowUp,
     Link,
-    Mod,
-    Move,
-    Opponent,
-    PendingTag,
     TrinityState,
     ext,
     put_character,
@@ -32,13 +27,13 @@ from app.rules.trinity.state import (
     with_ext,
 )
 
-Data = dict[str, Any]
+Data = Any  # the event's payload model (app/rules/trinity/events.py)
 ExtReducer = Callable[[TrinityState, Data, CampaignState], TrinityState]
 
 
 def _reducer(fn: ExtReducer) -> Callable[[CampaignState, Event], CampaignState]:
     def reduce(state: CampaignState, event: Event) -> CampaignState:
-        return sync(with_ext(state, fn(ext(state), event.data, state)))
+        return sync(with_ext(state, fn(ext(state), event.payload, state)))
 
     reduce.__name__ = fn.__name__
     return reduce
@@ -59,36 +54,36 @@ def _move(t: TrinityState, **changes: Any) -> TrinityState:
 
 
 def _armour(armour: Armour | None, d: Data) -> Armour | None:
-    if armour is None or "threshold" not in d:
+    if armour is None or not d.given("threshold"):
         return armour
-    return armour.model_copy(update={"threshold": d["threshold"]})
+    return armour.model_copy(update={"threshold": d.threshold})
 
 
 # --- sheets and the board -------------------------------------------------------------------------
 
 
 def character_set(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return put_character(t, Character.model_validate(d["character"]))
+    return put_character(t, d.character)
 
 
 def opponent_set(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return put_opponent(t, Opponent.model_validate(d["opponent"]))
+    return put_opponent(t, d.opponent)
 
 
 def band_set(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return put_link(t, d["character"], d["opponent"], d["to"])
+    return put_link(t, d.character, d.opponent, d.to)
 
 
 def advantage_set(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return t.model_copy(update={"advantage": d["to"]})
+    return t.model_copy(update={"advantage": d.to})
 
 
 def shift_set(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _char(t, d["character"], shift=d["value"])
+    return _char(t, d.character, shift=d.value)
 
 
 def karma_added(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return t.model_copy(update={d["pool"]: d["to"]})
+    return t.model_copy(update={d.pool: d.to})
 
 
 def good_spent(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
@@ -97,79 +92,77 @@ def good_spent(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 
 def luck_granted(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _char(t, d["character"], luck=d["to"])
+    return _char(t, d.character, luck=d.to)
 
 
 def armour_repaired(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    c = t.character(d["character"])
+    c = t.character(d.character)
     return t if c is None else _char(t, c.id, armour=_armour(c.armour, d))
 
 
 def condition_set(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    changes = {k: d[k] for k in ("dead", "lost", "harm", "stress") if k in d}
-    return _char(t, d["character"], **changes)
+    changes = {k: getattr(d, k) for k in ("dead", "lost", "harm", "stress") if d.given(k)}
+    return _char(t, d.character, **changes)
 
 
 def harmed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    c = t.character(d["character"])
+    c = t.character(d.character)
     if c is None:
         return t
-    return _char(t, c.id, harm=d["to"], armour=_armour(c.armour, d), dead=c.dead or bool(d.get("dead")))
+    return _char(t, c.id, harm=d.to, armour=_armour(c.armour, d), dead=c.dead or bool(d.dead))
 
 
 def stressed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _char(t, d["character"], stress=d["to"])
+    return _char(t, d.character, stress=d.to)
 
 
 def opponent_harmed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    o = t.opponent(d["opponent"])
-    return t if o is None else _opp(t, o.id, taken=d["to"], armour=_armour(o.armour, d))
+    o = t.opponent(d.opponent)
+    return t if o is None else _opp(t, o.id, taken=d.to, armour=_armour(o.armour, d))
 
 
 def ammo_spent(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _weapon(t, d, ammo=d["to"])
+    return _weapon(t, d, ammo=d.to)
 
 
 def reloaded(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _weapon(t, d, ammo=d["ammo"], spares=d["spares"])
+    return _weapon(t, d, ammo=d.ammo, spares=d.spares)
 
 
 def _weapon(t: TrinityState, d: Data, **changes: Any) -> TrinityState:
-    c = t.character(d["character"])
+    c = t.character(d.character)
     if c is None:
         return t
-    weapons = tuple(w.model_copy(update=changes) if w.id == d["weapon"] else w for w in c.weapons)
+    weapons = tuple(w.model_copy(update=changes) if w.id == d.weapon else w for w in c.weapons)
     return _char(t, c.id, weapons=weapons)
 
 
 def item_used(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    c = t.character(d["character"])
+    c = t.character(d.character)
     if c is None:
         return t
-    if d["uses_to"] is None or d["uses_to"] > 0:
-        items = tuple(
-            i.model_copy(update={"uses": d["uses_to"]}) if i.id == d["item"] else i for i in c.items
-        )
+    if d.uses_to is None or d.uses_to > 0:
+        items = tuple(i.model_copy(update={"uses": d.uses_to}) if i.id == d.item else i for i in c.items)
     else:
-        items = tuple(i for i in c.items if i.id != d["item"])  # TC-HE-1: at 0 the item is gone
+        items = tuple(i for i in c.items if i.id != d.item)  # TC-HE-1: at 0 the item is gone
     t = _char(t, c.id, items=items)
-    target = t.character(d["target"])
+    target = t.character(d.target)
     if target is None:
         return t
-    if d["timing"] == "delayed":
-        waiting = Delayed(item=d["name"], heal=d["heal"], calm=d["calm"])
+    if d.timing == "delayed":
+        waiting = Delayed(item=d.name, heal=d.heal, calm=d.calm)
         return _char(t, target.id, delayed=(*target.delayed, waiting))
-    return _char(t, target.id, harm=d["harm_to"], stress=d["stress_to"])
+    return _char(t, target.id, harm=d.harm_to, stress=d.stress_to)
 
 
 def made_safe(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _char(t, d["character"], harm=d["harm_to"], stress=d["stress_to"], delayed=())
+    return _char(t, d.character, harm=d.harm_to, stress=d.stress_to, delayed=())
 
 
 def time_passed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    for change in d["changes"]:
-        t = _char(t, change["character"], harm=change["harm_to"], stress=change["stress_to"])
-    return t.model_copy(update={"hours": t.hours + d["hours"]})
+    for change in d.changes:
+        t = _char(t, change.character, harm=change.harm_to, stress=change.stress_to)
+    return t.model_copy(update={"hours": t.hours + d.hours})
 
 
 def investigation_started(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
@@ -182,7 +175,7 @@ def investigation_started(t: TrinityState, d: Data, s: CampaignState) -> Trinity
     )
     opps = tuple(o.model_copy(update={"taken": 0}) for o in t.opponents)
     return TrinityState(
-        characters=chars, opponents=opps, investigation=d["number"], links=t.links, advantage="none"
+        characters=chars, opponents=opps, investigation=d.number, links=t.links, advantage="none"
     )
 
 
@@ -190,12 +183,12 @@ def investigation_started(t: TrinityState, d: Data, s: CampaignState) -> Trinity
 
 
 def move_declared(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return t.model_copy(update={"move": Move.model_validate(d["move"])})
+    return t.model_copy(update={"move": d.move})
 
 
 def karma_grabbed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    n = d["amount"]
-    if d["side"] == "good":
+    n = d.amount
+    if d.side == "good":
         t = t.model_copy(update={"good": t.good - n, "aside_good": t.aside_good + n})
         return _move(t, good=n)
     t = t.model_copy(update={"bad": t.bad - n, "aside_bad": t.aside_bad + n})
@@ -204,16 +197,16 @@ def karma_grabbed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 def _rolled(d: Data) -> dict[str, Any]:
     return {
-        "faces": tuple(d["faces"]),
-        "mods": tuple(Mod.model_validate(m) for m in d["mods"]),
-        "total": d["total"],
-        "result": d["result"],
+        "faces": tuple(d.faces),
+        "mods": tuple(d.mods),
+        "total": d.total,
+        "result": d.result,
     }
 
 
 def move_rolled(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
     # The opening, the GM shift and a doubles follow-up are used up by this move (TC-OP-1, TC-R-4).
-    t = _char(t, d["character"], opening=0, shift=0, follow_up=None)
+    t = _char(t, d.character, opening=0, shift=0, follow_up=None)
     return _move(t, **_rolled(d))
 
 
@@ -221,10 +214,10 @@ def karma_returned(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
     # TC-K-3: the GM's grabbed points to Good, the players' to Bad.
     return t.model_copy(
         update={
-            "good": t.good + d["to_good"],
-            "bad": t.bad + d["to_bad"],
-            "aside_bad": t.aside_bad - d["to_good"],
-            "aside_good": t.aside_good - d["to_bad"],
+            "good": t.good + d.to_good,
+            "bad": t.bad + d.to_bad,
+            "aside_bad": t.aside_bad - d.to_good,
+            "aside_good": t.aside_good - d.to_bad,
         }
     )
 
@@ -233,12 +226,12 @@ _LUCK_FLAGS = {"ignore": "ignore_negatives", "no_harm": "no_harm", "twelve": "tw
 
 
 def luck_spent(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    t = _char(t, d["character"], luck=d["luck_to"])
-    t = t.model_copy(update={d["pool"]: getattr(t, d["pool"]) + 1})
+    t = _char(t, d.character, luck=d.luck_to)
+    t = t.model_copy(update={d.pool: getattr(t, d.pool) + 1})
     changes: dict[str, Any] = {"luck_spent": (t.move.luck_spent if t.move else 0) + 1}
-    if d["option"] in _LUCK_FLAGS:
-        changes[_LUCK_FLAGS[d["option"]]] = True
-    if "total" in d:
+    if d.option in _LUCK_FLAGS:
+        changes[_LUCK_FLAGS[d.option]] = True
+    if d.given("total"):
         changes.update(_rolled(d))
     return _move(t, **changes)
 
@@ -248,31 +241,31 @@ def luck_kept(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 
 def effect_chosen(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _move(t, effect=d["effect"])
+    return _move(t, effect=d.effect)
 
 
 def move_resolved(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _move(t, resolved=True, opponent_may_move=d["opponent_may_move"])
+    return _move(t, resolved=True, opponent_may_move=d.opponent_may_move)
 
 
 def opening_given(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    c = t.character(d["to"])
+    c = t.character(d.to)
     return t if c is None else _char(t, c.id, opening=c.opening + 1)
 
 
 def opponent_moved(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    if d["to"] != d["from"]:
-        t = put_link(t, d["character"], d["opponent"], d["to"])
+    if d.to != d.from_:
+        t = put_link(t, d.character, d.opponent, d.to)
     return _move(t, band_answered=True)
 
 
 def move_ended(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    follow = d.get("follow_up")
+    follow = d.follow_up
     if follow:
-        t = _char(t, follow["character"], follow_up=FollowUp(move=follow["move"], value=follow["value"]))
-    tag = d.get("tag")
+        t = _char(t, follow.character, follow_up=FollowUp(move=follow.move, value=follow.value))
+    tag = d.tag
     if tag:
-        t = t.model_copy(update={"pending_tags": (*t.pending_tags, PendingTag.model_validate(tag))})
+        t = t.model_copy(update={"pending_tags": (*t.pending_tags, tag)})
     return t.model_copy(update={"move": None, "last": t.move})
 
 
@@ -296,16 +289,16 @@ def _cancel(t: TrinityState) -> TrinityState:
 
 
 def tag_added(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    pending = tuple(p for p in t.pending_tags if p.id != d.get("pending"))
-    return t.model_copy(update={"tags": (*t.tags, EnvTag.model_validate(d["tag"])), "pending_tags": pending})
+    pending = tuple(p for p in t.pending_tags if p.id != d.pending)
+    return t.model_copy(update={"tags": (*t.tags, d.tag), "pending_tags": pending})
 
 
 def tag_skipped(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return t.model_copy(update={"pending_tags": tuple(p for p in t.pending_tags if p.id != d["pending"])})
+    return t.model_copy(update={"pending_tags": tuple(p for p in t.pending_tags if p.id != d.pending)})
 
 
 def tag_removed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return t.model_copy(update={"tags": tuple(x for x in t.tags if x.id != d["tag"])})
+    return t.model_copy(update={"tags": tuple(x for x in t.tags if x.id != d.tag)})
 
 
 def no_change(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
@@ -318,7 +311,7 @@ def no_change(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 def encounter_started(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
     """The board from the encounter's set-up (TC-B-1) and its starting advantage (TC-A-1): the bands the
     set-up names, over those the GM set since the last combat ended."""
-    setup = s.encounter(d["encounter"]).setup
+    setup = s.encounter(d.encounter).setup
     links = list(t.links)
     for item in setup.get("bands", ()):
         links = [
@@ -348,7 +341,7 @@ def encounter_ended(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 
 def participant_removed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    pid = d["participant"]
+    pid = d.participant
     if t.move is not None and pid in (t.move.character, t.move.opponent):
         t = _cancel(t)
     return t.model_copy(

@@ -97,7 +97,7 @@ def act(state: CampaignState, cmd: Act, ctx: Ctx) -> list[NewEvent]:
             "entries": card.entries(),
             "text": card.text,
             "free": free,
-            "spends_charges": e.charges if card.incantation else 0,
+            "charges_spent": e.charges if card.incantation else 0,
             "section": section,
             "targets": [t.id for t in targets] if not card.area else [],
             "target_names": [name_of(state, t.id) for t in targets] if not card.area else [],

@@ -6,15 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
-from app.rules.system import Event, Prompt
+from app.rules.system import Event
+from app.rules.triptycho import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.triptycho.board import BattleMap, Border, Section, index
 from app.rules.triptycho.state import (
     Attack,
     Block,
     Climb,
     Entity,
-    FarBlock,
-    GrantedMove,
     TriptychoState,
     Turn,
     ext_of,
@@ -25,24 +24,24 @@ from app.rules.triptycho.state import (
 Reducer = Callable[[CampaignState, Event], CampaignState]
 
 
-def _ext(fn: Callable[[TriptychoState, dict[str, Any]], TriptychoState]) -> Reducer:
+def _ext(fn: Callable[[TriptychoState, Any], TriptychoState]) -> Reducer:
     """A reducer that only changes Triptycho's own state."""
 
     def reducer(state: CampaignState, event: Event) -> CampaignState:
-        return with_ext(state, fn(ext_of(state), event.data))
+        return with_ext(state, fn(ext_of(state), event.payload))
 
     return reducer
 
 
-def _entity(fn: Callable[[Entity, dict[str, Any]], dict[str, Any]]) -> Reducer:
-    """A reducer that changes one entity (named by data['participant'])."""
+def _entity(fn: Callable[[Entity, Any], dict[str, Any]]) -> Reducer:
+    """A reducer that changes one entity (named by its payload's participant)."""
 
     def reducer(state: CampaignState, event: Event) -> CampaignState:
         ext = ext_of(state)
-        e = ext.entity(event.data["participant"])
+        e = ext.entity(event.payload.participant)
         if e is None:
             return state
-        return with_ext(state, put_entity(ext, e.model_copy(update=fn(e, event.data))))
+        return with_ext(state, put_entity(ext, e.model_copy(update=fn(e, event.payload))))
 
     return reducer
 
@@ -54,38 +53,38 @@ def _turn(ext: TriptychoState, **changes: Any) -> TriptychoState:
 # --- maps ------------------------------------------------------------------------------------------
 
 
-def map_saved(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    m = BattleMap.model_validate(d["map"])
+def map_saved(ext: TriptychoState, d: Any) -> TriptychoState:
+    m = BattleMap.model_validate(d.map)
     maps = tuple(x for x in ext.maps if x.id != m.id)
     return ext.model_copy(update={"maps": (*maps, m)})
 
 
-def map_deleted(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    return ext.model_copy(update={"maps": tuple(m for m in ext.maps if m.id != d["map"])})
+def map_deleted(ext: TriptychoState, d: Any) -> TriptychoState:
+    return ext.model_copy(update={"maps": tuple(m for m in ext.maps if m.id != d.map)})
 
 
-def map_loaded(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    off = set(d["unplaced"])
+def map_loaded(ext: TriptychoState, d: Any) -> TriptychoState:
+    off = set(d.unplaced)
     entities = tuple(
         e.model_copy(update={"sections": (), "block": None, "climbing": None}) if e.id in off else e
         for e in ext.entities
     )
     return ext.model_copy(
-        update={"board": BattleMap.model_validate(d["map"]), "entities": entities, "far_blocks": ()}
+        update={"board": BattleMap.model_validate(d.map), "entities": entities, "far_blocks": ()}
     )
 
 
-def section_changed(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+def section_changed(ext: TriptychoState, d: Any) -> TriptychoState:
     board = ext.board
     assert board is not None
-    sections = tuple(s.model_copy(update=d["changes"]) if s.id == d["section"] else s for s in board.sections)
+    sections = tuple(s.model_copy(update=d.changes) if s.id == d.section else s for s in board.sections)
     return ext.model_copy(update={"board": _rebuilt(board, sections, board.borders)})
 
 
-def border_changed(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
+def border_changed(ext: TriptychoState, d: Any) -> TriptychoState:
     board = ext.board
     assert board is not None
-    new = Border.model_validate(d["border"])
+    new = d.border
     pair = {new.a, new.b}
     borders = (*(b for b in board.borders if {b.a, b.b} != pair), new)
     return ext.model_copy(update={"board": _rebuilt(board, board.sections, borders)})
@@ -101,8 +100,8 @@ def _rebuilt(board: BattleMap, sections: tuple[Section, ...], borders: tuple[Bor
 # --- characters ---------------------------------------------------------------------------------------
 
 
-def sheet_set(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    sheet = dict(d["sheet"])
+def sheet_set(ext: TriptychoState, d: Any) -> TriptychoState:
+    sheet = dict(d.sheet)
     old = ext.entity(sheet["id"])
     kept = old.model_dump(exclude=set(sheet)) if old else {}
     # Copies of cards the new sheet no longer has leave the deck, hand and discard pile.
@@ -113,14 +112,14 @@ def sheet_set(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
     return put_entity(ext, Entity.model_validate({**kept, **sheet}))
 
 
-def placed(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    sections = tuple(d["sections"])
+def placed(e: Entity, d: Any) -> dict[str, Any]:
+    sections = tuple(d.sections)
     block = e.block if e.block and e.block.section in sections else None
     return {"sections": sections, "climbing": None, "block": block, "underwater": False}
 
 
-def moved(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    to = d["path"][-1]
+def moved(e: Entity, d: Any) -> dict[str, Any]:
+    to = d.path[-1]
     changes: dict[str, Any] = {"sections": (to,), "climbing": None, "underwater": False}
     if e.block is not None and e.block.section != to:
         changes["block"] = None  # TP-BL-2: leaving the section lowers the block
@@ -128,7 +127,7 @@ def moved(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
 
 
 def moved_turn(state: CampaignState, event: Event) -> CampaignState:
-    return _spend_move(state, event.data.get("move"), event.data["participant"])
+    return _spend_move(state, event.payload.move, event.payload.participant)
 
 
 def _spend_move(state: CampaignState, move: str | None, pid: str) -> CampaignState:
@@ -140,61 +139,61 @@ def _spend_move(state: CampaignState, move: str | None, pid: str) -> CampaignSta
     return state
 
 
-def climbed(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    if d["done"]:
-        return {"sections": (d["to"],), "climbing": None, "block": None}
-    if d["progress"] == 0:
+def climbed(e: Entity, d: Any) -> dict[str, Any]:
+    if d.done:
+        return {"sections": (d.to,), "climbing": None, "block": None}
+    if d.progress == 0:
         return {}
-    return {"climbing": Climb(frm=d["frm"], to=d["to"], progress=d["progress"])}
+    return {"climbing": Climb(frm=d.frm, to=d.to, progress=d.progress)}
 
 
-def damaged(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    changes: dict[str, Any] = {"damage": max(0, e.damage + d["amount"])}
-    if d["stops_incanting"]:
+def damaged(e: Entity, d: Any) -> dict[str, Any]:
+    changes: dict[str, Any] = {"damage": max(0, e.damage + d.amount)}
+    if d.stops_incanting:
         changes.update(incanting=False, charges=0)  # TP-N-5
     return changes
 
 
-def condition_changed(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
+def condition_changed(e: Entity, d: Any) -> dict[str, Any]:
     conds = set(e.conditions)
-    (conds.add if d["on"] else conds.discard)(d["condition"])
+    (conds.add if d.on else conds.discard)(d.condition)
     changes: dict[str, Any] = {"conditions": tuple(sorted(conds))}
-    if d["lowers_block"]:
+    if d.lowers_block:
         changes["block"] = None  # TP-BL-2
     return changes
 
 
-def far_block_raised(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    return ext.model_copy(update={"far_blocks": (*ext.far_blocks, FarBlock.model_validate(d["block"]))})
+def far_block_raised(ext: TriptychoState, d: Any) -> TriptychoState:
+    return ext.model_copy(update={"far_blocks": (*ext.far_blocks, d.block)})
 
 
-def far_block_lowered(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    return ext.model_copy(update={"far_blocks": tuple(f for f in ext.far_blocks if f.id != d["block"])})
+def far_block_lowered(ext: TriptychoState, d: Any) -> TriptychoState:
+    return ext.model_copy(update={"far_blocks": tuple(f for f in ext.far_blocks if f.id != d.block)})
 
 
-def move_granted(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    return _turn(ext, moves=(*ext.turn.moves, GrantedMove.model_validate(d["move"])))
+def move_granted(ext: TriptychoState, d: Any) -> TriptychoState:
+    return _turn(ext, moves=(*ext.turn.moves, d.move))
 
 
 # --- decks ---------------------------------------------------------------------------------------------
 
 
-def deck_shuffled(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    changes: dict[str, Any] = {"deck": tuple(d["order"])}
-    if d["why"] == "deal":
+def deck_shuffled(e: Entity, d: Any) -> dict[str, Any]:
+    changes: dict[str, Any] = {"deck": tuple(d.order)}
+    if d.why == "deal":
         changes.update(hand=(), discard=())
-    elif d["why"] == "reshuffle":
+    elif d.why == "reshuffle":
         changes["discard"] = ()
     return changes
 
 
-def cards_drawn(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    drawn = tuple(d["cards"])
+def cards_drawn(e: Entity, d: Any) -> dict[str, Any]:
+    drawn = tuple(d.cards)
     return {"hand": (*e.hand, *drawn), "deck": tuple(c for c in e.deck if c not in drawn)}
 
 
-def discarded(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    gone = list(d["cards"])
+def discarded(e: Entity, d: Any) -> dict[str, Any]:
+    gone = list(d.cards)
     return {"hand": tuple(c for c in e.hand if c not in gone), "discard": (*e.discard, *gone)}
 
 
@@ -217,72 +216,72 @@ def turn_advanced(state: CampaignState, event: Event) -> CampaignState:
 
 
 def turn_began(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    e = ext.entity(d["participant"])
+    e = ext.entity(d.participant)
     assert e is not None
-    if d["charge_gained"]:  # TP-N-1: the incantation yields its charge and must be begun again
-        e = e.model_copy(update={"charges": d["charges"], "incanting": False})
+    if d.charge_gained:  # TP-N-1: the incantation yields its charge and must be begun again
+        e = e.model_copy(update={"charges": d.charges, "incanting": False})
     ext = put_entity(ext, e)
     return with_ext(state, _turn(ext, phase="strategy", incant_window=e.charges > 0))
 
 
 def strategy_used(state: CampaignState, event: Event) -> CampaignState:
     ext = ext_of(state)
-    e = ext.entity(event.data["participant"])
+    e = ext.entity(event.payload.participant)
     assert e is not None
-    ext = put_entity(ext, e.model_copy(update=_play(e, event.data.get("instance"))))
+    ext = put_entity(ext, e.model_copy(update=_play(e, event.payload.instance)))
     return with_ext(state, _turn(ext, phase="action", incant_window=False))
 
 
 def block_raised(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    e = ext.entity(d["participant"])
+    e = ext.entity(d.participant)
     assert e is not None
-    ext = put_entity(ext, e.model_copy(update={"block": Block(section=d["section"], toward=d["toward"])}))
+    ext = put_entity(ext, e.model_copy(update={"block": Block(section=d.section, toward=d.toward)}))
     return with_ext(state, _turn(ext, phase="action", incant_window=False))
 
 
 def phase_passed(state: CampaignState, event: Event) -> CampaignState:
     ext = ext_of(state)
-    nxt = "action" if event.data["phase"] == "strategy" else "discard"
+    nxt = "action" if event.payload.phase == "strategy" else "discard"
     return with_ext(state, _turn(ext, phase=nxt, incant_window=False))
 
 
 def card_played(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    e = ext.entity(d["participant"])
+    e = ext.entity(d.participant)
     assert e is not None
-    changes = _play(e, d.get("instance"))
-    if d.get("spends_charges"):
+    changes = _play(e, d.instance)
+    if d.charges_spent:
         changes["charges"] = 0  # TP-N-2: every charge is spent
     ext = put_entity(ext, e.model_copy(update=changes))
-    if d.get("free"):
+    if d.free:
         return with_ext(state, _turn(ext, incant_window=False))
     return with_ext(state, _turn(ext, phase="discard", incant_window=False))
 
 
 def incant_began(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    e = ext.entity(d["participant"])
+    e = ext.entity(d.participant)
     assert e is not None
-    ext = put_entity(ext, e.model_copy(update={"incanting": True, "incant_clear": d["clear"]}))
+    ext = put_entity(ext, e.model_copy(update={"incanting": True, "incant_clear": d.clear}))
     return with_ext(state, _turn(ext, phase="discard", incant_window=False))
 
 
-def charged(e: Entity, d: dict[str, Any]) -> dict[str, Any]:
-    return {"charges": e.charges + d["charges"]}
+def charged(e: Entity, d: Any) -> dict[str, Any]:
+    return {"charges": e.charges + d.charges}
 
 
 def turn_ended(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    e = ext.entity(d["participant"])
+    e = ext.entity(d.participant)
     assert e is not None
-    if d["charges_lost"]:
+    if d.charges_lost:
         ext = put_entity(ext, e.model_copy(update={"charges": 0}))  # TP-N-3
     return with_ext(state, ext.model_copy(update={"turn": Turn(entity=e.id, phase="over")}))
 
@@ -290,13 +289,12 @@ def turn_ended(state: CampaignState, event: Event) -> CampaignState:
 # --- attacks -----------------------------------------------------------------------------------------------
 
 
-def _put_attack(ext: TriptychoState, raw: dict[str, Any]) -> TriptychoState:
-    attack = Attack.model_validate(raw)
+def _put_attack(ext: TriptychoState, attack: Attack) -> TriptychoState:
     return ext.model_copy(update={"attacks": (*(a for a in ext.attacks if a.id != attack.id), attack)})
 
 
-def attack_declared(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    return _put_attack(ext, d["attack"])
+def attack_declared(ext: TriptychoState, d: Any) -> TriptychoState:
+    return _put_attack(ext, d.attack)
 
 
 def _change_attack(ext: TriptychoState, attack_id: str, **changes: Any) -> TriptychoState:
@@ -308,40 +306,40 @@ def _change_attack(ext: TriptychoState, attack_id: str, **changes: Any) -> Tript
 
 
 def asked(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    attack = ext.attack(d["attack"])
-    if attack is not None and d.get("blocker"):
-        ext = _change_attack(ext, attack.id, stage="intercept", asked=(*attack.asked, d["blocker"]))
+    attack = ext.attack(d.attack)
+    if attack is not None and d.blocker:
+        ext = _change_attack(ext, attack.id, stage="intercept", asked=(*attack.asked, d.blocker))
     elif attack is not None:
         ext = _change_attack(ext, attack.id, stage="react")
-    return open_prompt(with_ext(state, ext), Prompt.model_validate(d["prompt"]))
+    return open_prompt(with_ext(state, ext), d.prompt)
 
 
 def intercepted(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    if d["accepted"]:
-        ext = _change_attack(ext, d["attack"], targets=(d["participant"],), stage="react")
-    return close_prompt(with_ext(state, ext), d["prompt"])
+    if d.accepted:
+        ext = _change_attack(ext, d.attack, targets=(d.participant,), stage="react")
+    return close_prompt(with_ext(state, ext), d.prompt)
 
 
 def answered(state: CampaignState, event: Event) -> CampaignState:
-    d = event.data
+    d = event.payload
     ext = ext_of(state)
-    attack = ext.attack(d["attack"])
+    attack = ext.attack(d.attack)
     if attack is not None:
-        ext = _change_attack(ext, attack.id, targets=tuple(t for t in attack.targets if t != d["target"]))
-    if d.get("reaction_instance"):
-        target = ext.entity(d["target"])
+        ext = _change_attack(ext, attack.id, targets=tuple(t for t in attack.targets if t != d.target))
+    if d.reaction_instance:
+        target = ext.entity(d.target)
         if target is not None:
-            ext = put_entity(ext, target.model_copy(update=_play(target, d["reaction_instance"])))
+            ext = put_entity(ext, target.model_copy(update=_play(target, d.reaction_instance)))
     state = with_ext(state, ext)
-    return close_prompt(state, d["prompt"]) if d.get("prompt") else state
+    return close_prompt(state, d.prompt) if d.prompt else state
 
 
-def attack_finished(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
-    return ext.model_copy(update={"attacks": tuple(a for a in ext.attacks if a.id != d["attack"])})
+def attack_finished(ext: TriptychoState, d: Any) -> TriptychoState:
+    return ext.model_copy(update={"attacks": tuple(a for a in ext.attacks if a.id != d.attack)})
 
 
 # --- encounters ---------------------------------------------------------------------------------------------
@@ -350,7 +348,7 @@ def attack_finished(ext: TriptychoState, d: dict[str, Any]) -> TriptychoState:
 def encounter_started(state: CampaignState, event: Event) -> CampaignState:
     """A fight starts: its set-up may name a saved map and where each character stands."""
     ext = ext_of(state)
-    setup = state.encounter(event.data["encounter"]).setup or {}
+    setup = state.encounter(event.payload.encounter).setup or {}
     board = next((m for m in ext.maps if m.id == setup.get("map")), None)
     if board is not None:  # a map deleted since the encounter was prepared is simply not loaded
         ext = ext.model_copy(update={"board": board})
@@ -376,7 +374,7 @@ def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
 
 def participant_removed(state: CampaignState, event: Event) -> CampaignState:
     ext = ext_of(state)
-    pid = event.data["participant"]
+    pid = event.payload.participant
     if ext.entity(pid) is None:
         return state
     turn = Turn() if ext.turn.entity == pid else ext.turn
@@ -406,9 +404,9 @@ REDUCERS: dict[str, Reducer] = {
     "triptycho.placed": _entity(placed),
     "triptycho.moved": lambda s, e: moved_turn(_entity(moved)(s, e), e),
     "triptycho.climbed": lambda s, e: _spend_move(
-        _entity(climbed)(s, e), e.data["move"], e.data["participant"]
+        _entity(climbed)(s, e), e.payload.move, e.payload.participant
     ),
-    "triptycho.let_go": lambda s, e: _spend_move(s, e.data["move"], e.data["participant"]),
+    "triptycho.let_go": lambda s, e: _spend_move(s, e.payload.move, e.payload.participant),
     "triptycho.fell": _entity(lambda e, d: {"climbing": None}),
     "triptycho.damaged": _entity(damaged),
     "triptycho.grip_checked": log_only,
@@ -430,7 +428,7 @@ REDUCERS: dict[str, Reducer] = {
     "triptycho.incant_began": incant_began,
     "triptycho.charged": _entity(charged),
     "triptycho.turn_ended": turn_ended,
-    "triptycho.dived": _entity(lambda e, d: {"underwater": d["underwater"]}),
+    "triptycho.dived": _entity(lambda e, d: {"underwater": d.underwater}),
     "triptycho.acrobatics_rolled": log_only,
     "triptycho.initiative_rolled": log_only,
     "triptycho.attack_declared": _ext(attack_declared),

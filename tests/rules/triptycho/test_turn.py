@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from app.rules.events import upcast
+from app.rules.system import Event
 from app.rules.triptycho.board import grid_map
+from app.rules.triptycho.state import ext_of
 
-from .conftest import BOW, DASH, DODGE, PARRY, SLASH, SPEAR, Table, card
+from .conftest import BOW, DASH, DODGE, GAME, PARRY, SLASH, SPEAR, Table, card
 
 ROW = grid_map("row", "Row", 4, 1)
 RALLY = card("rally", kind="strategy", move=1, text="Move 1.")
@@ -230,7 +233,37 @@ def test_TP_N_2_playing_an_incantation_spends_every_charge():
     t.start("Aria")
     assert t.ent("Aria").charges == 2
     (played, *_rest) = t.do("ann", "triptycho.act", [1], participant="Aria", card="bolt", target="Gob")
-    assert played.data["spends_charges"] == 2 and t.ent("Aria").charges == 0
+    assert played.data["charges_spent"] == 2 and t.ent("Aria").charges == 0
+
+
+def test_a_card_played_recorded_at_v1_upcasts_to_v2_and_replays_to_the_same_table():
+    """triptycho.card_played v1 named the charges spent `spends_charges`; v2 calls them `charges_spent`.
+    A log recorded before the change means what it meant: the same charges spent, the same table."""
+    t = caster()
+    incant_turn(t)
+    t.to_action("Aria")
+    t.do("ann", "triptycho.incant", participant="Aria")
+    t.do("ann", "triptycho.discard", participant="Aria")
+    t.start("Aria")
+    t.do("ann", "triptycho.act", [1], participant="Aria", card="bolt", target="Gob")
+    played = next(e for e in t.events if e.type == "triptycho.card_played")
+    assert played.version == 2 and played.payload.charges_spent == 2
+
+    def as_v1(e: Event) -> Event:
+        if e.type != "triptycho.card_played":
+            return e
+        data = {("spends_charges" if k == "charges_spent" else k): v for k, v in e.data.items()}
+        record = {**e.model_dump(), "data": data, "version": 1}
+        assert "charges_spent" not in record["data"]
+        return Event.model_validate(record)  # as a stored v1 row or exported file is read
+
+    old = [as_v1(e) for e in t.events]
+    again = next(e for e in old if e.type == "triptycho.card_played")
+    assert again.version == 2 and again.data == played.data
+    replayed = GAME.replay(None, old)
+    assert replayed.model_dump(mode="json") == t.state.model_dump(mode="json")
+    assert ext_of(replayed).entity(t.pid("Aria")).charges == 0
+    assert upcast("triptycho.card_played", 1, {"spends_charges": 0}) == (2, {"charges_spent": 0})
 
 
 @pytest.mark.rule("TP-N-3")

@@ -1,0 +1,93 @@
+"""Payload models of the `map.*` events: the fields each record carries (version 1 unless bumped)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.events import Payload, payload
+from app.rules.map.state import Asset, Drawing, FogOp, Scene, Token
+
+
+@payload("map.asset_added")
+class AssetAdded(Payload):
+    asset: Asset
+
+
+@payload("map.drawn")
+class Drawn(Payload):
+    drawing: Drawing
+    scene: str
+
+
+@payload("map.erased")
+class Erased(Payload):
+    drawing: str | None = None  # None: every drawing of the scene
+    scene: str
+
+
+@payload("map.fog_covered")
+class FogCovered(Payload):
+    scene: str
+    stroke: FogOp
+
+
+@payload("map.fog_revealed")
+class FogRevealed(Payload):
+    scene: str
+    stroke: FogOp
+
+
+@payload("map.scene_created")
+class SceneCreated(Payload):
+    scene: Scene
+
+
+@payload("map.scene_opened")
+class SceneOpened(Payload):
+    name: str
+    scene: str
+
+
+@payload("map.scene_removed")
+class SceneRemoved(Payload):
+    name: str
+    scene: str
+
+
+@payload("map.scene_shown")
+class SceneShown(Payload):
+    name: str
+    scene: str
+
+
+@payload("map.scene_updated")
+class SceneUpdated(Payload):
+    changes: dict[str, Any]
+    scene: str
+
+
+@payload("map.token_changed")
+class TokenChanged(Payload):
+    changes: dict[str, Any]
+    name: str
+    token: str
+
+
+@payload("map.token_moved")
+class TokenMoved(Payload):
+    name: str
+    token: str
+    x: int | float
+    y: int | float
+
+
+@payload("map.token_placed")
+class TokenPlaced(Payload):
+    name: str
+    token: Token
+
+
+@payload("map.token_removed")
+class TokenRemoved(Payload):
+    name: str
+    token: str
