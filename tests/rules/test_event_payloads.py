@@ -20,7 +20,7 @@ from app.rules.game import Game
 from app.rules.system import Ctx, Event, Viewer
 from app.services import transfer
 
-CORPUS = sorted((Path(__file__).parents[1] / "golden" / "corpus-2026-11").glob("*.fray.json.gz"))
+CORPUS = sorted((Path(__file__).parents[1] / "golden").glob("*/*.fray.json.gz"))  # every corpus
 
 
 def _corpus_events() -> list[tuple[str, dict[str, Any]]]:

@@ -69,57 +69,71 @@ def test_a_recorded_log_imported_into_the_database_reads_the_same(database_url: 
         fray.db.dispose()
 
 
-def _fill_at_first_revision(database_url: str) -> dict[str, str]:
-    """Every recorded campaign written as the first migration's tables had it; the GM tokens to open each.
+# The schema each corpus was recorded on: its logs go into a database at that revision, as a server of
+# that day held them, and the migrations after it carry them to today's.
+RECORDED_AT = {"corpus-2026-11": "0001", "corpus-2026-11-25": "0003"}
+VERSIONED_FROM = "0003"  # the event table's `version` column
 
-    The campaign, seat and event tables have not changed since the first migration, so today's table
-    definitions write rows the first schema holds."""
+
+def test_every_corpus_names_the_schema_it_was_recorded_on():
+    assert {log.parent.name for log in LOGS} == set(RECORDED_AT)
+
+
+def _fill_each_at_its_revision(database_url: str) -> dict[str, str]:
+    """Every recorded campaign written as the tables of its corpus's day had it; the GM tokens to open each.
+
+    The campaign and seat tables have not changed since the first migration, so today's table definitions
+    write rows every revision holds; an event row carries its version from the revision that added it."""
     command.downgrade(alembic_config(database_url), "0001")
     tokens: dict[str, str] = {}
-    database = Database(database_url)
-    try:
-        with database.engine.begin() as db:
-            for log in LOGS:
-                document = transfer.read_file(log.read_bytes())
-                c = document["campaign"]
-                cid = f"{log.parent.name[-2:]}{c['id']}"[:32]
-                names = {c["id"]: cid} | {s["id"]: f"{cid}-{s['id']}"[:32] for s in document["seats"]}
-                db.execute(
-                    Campaign.__table__.insert().values(
-                        id=cid,
-                        name=c["name"],
-                        system=c["system"],
-                        invite_code=f"i{cid}",
-                        spectator_code=f"s{cid}",
-                        created_at=datetime.fromisoformat(c["created_at"]),
-                    )
-                )
-                for s in document["seats"]:
-                    token = f"token-{names[s['id']]}"
-                    if s["role"] == "gm":
-                        tokens.setdefault(cid, token)
-                    db.execute(
-                        Seat.__table__.insert().values(
-                            id=names[s["id"]],
-                            campaign_id=cid,
-                            role=s["role"],
-                            name=s["name"],
-                            token_hash=hash_token(token),
-                            created_at=datetime.fromisoformat(s["created_at"]),
-                        )
-                    )
-                for e in transfer._renamed(document["events"], names):
-                    row = {k: v for k, v in e.items() if k != "at"}
-                    db.execute(
-                        EVENTS.insert().values(campaign_id=cid, at=datetime.fromisoformat(e["at"]), **row)
-                    )
-    finally:
-        database.dispose()
+    for corpus, revision in sorted(RECORDED_AT.items(), key=lambda item: item[1]):
+        command.upgrade(alembic_config(database_url), revision)
+        database = Database(database_url)
+        try:
+            with database.engine.begin() as db:
+                for log in (log for log in LOGS if log.parent.name == corpus):
+                    _fill(db, log, tokens, versioned=revision >= VERSIONED_FROM)
+        finally:
+            database.dispose()
     return tokens
 
 
+def _fill(db, log: Path, tokens: dict[str, str], versioned: bool) -> None:
+    document = transfer.read_file(log.read_bytes())
+    c = document["campaign"]
+    cid = f"{log.parent.name[-2:]}{c['id']}"[:32]
+    names = {c["id"]: cid} | {s["id"]: f"{cid}-{s['id']}"[:32] for s in document["seats"]}
+    db.execute(
+        Campaign.__table__.insert().values(
+            id=cid,
+            name=c["name"],
+            system=c["system"],
+            invite_code=f"i{cid}",
+            spectator_code=f"s{cid}",
+            created_at=datetime.fromisoformat(c["created_at"]),
+        )
+    )
+    for s in document["seats"]:
+        token = f"token-{names[s['id']]}"
+        if s["role"] == "gm":
+            tokens.setdefault(cid, token)
+        db.execute(
+            Seat.__table__.insert().values(
+                id=names[s["id"]],
+                campaign_id=cid,
+                role=s["role"],
+                name=s["name"],
+                token_hash=hash_token(token),
+                created_at=datetime.fromisoformat(s["created_at"]),
+            )
+        )
+    for e in transfer._renamed(document["events"], names):
+        row = {k: v for k, v in e.items() if k != "at" and (versioned or k != "version")}
+        db.execute(EVENTS.insert().values(campaign_id=cid, at=datetime.fromisoformat(e["at"]), **row))
+
+
 def test_every_migration_applies_to_a_database_the_recorded_logs_fill(database_url: str):
-    tokens = _fill_at_first_revision(database_url)
+    tokens = _fill_each_at_its_revision(database_url)
     upgrade(database_url)
     with TestClient(create_app(Settings(database_url=database_url))) as http:
         for cid, token in tokens.items():
