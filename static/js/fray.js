@@ -151,11 +151,12 @@
   // Live blocks are redrawn under people's fingers: keep what someone had typed or ticked in a form of the
   // block (a new pool's name, dice faces), matched by the form's label or command and the field's name,
   // and keep the caret where it was. Fields still at their page default take the new render's value.
-  function fieldKey(field) {
-    var form = field.form;
+  function formKey(form) {
     var type = form && form.querySelector("input[name=type]");
-    var label = form ? (form.getAttribute("aria-label") || (type && type.value) || form.id || "") : "";
-    return label + "|" + field.name;
+    return form ? (form.getAttribute("aria-label") || (type && type.value) || form.id || "") : "";
+  }
+  function fieldKey(field) {
+    return formKey(field.form) + "|" + field.name;
   }
   function changed(field) {
     if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
@@ -174,14 +175,39 @@
       saved.push({ key: fieldKey(field), value: field.value, checked: field.checked, focus: field === focus,
                    start: field.selectionStart, end: field.selectionEnd });
     });
-    if (saved.length) typed = { id: target.id, saved: saved };
+    // A form's confirmation ("Prepared …") and an open fold (the form someone is using) outlive the
+    // redraw the same command's push brings: issue 17 item 7.
+    var said = [];
+    target.querySelectorAll("form.cmd .form-msg").forEach(function (out) {
+      if (out.innerHTML.trim()) said.push({ key: formKey(out.closest("form")), html: out.innerHTML });
+    });
+    var open = [];
+    target.querySelectorAll("details[open] > summary").forEach(function (summary) { open.push(summary.textContent.trim()); });
+    if (saved.length || said.length || open.length) typed = { id: target.id, saved: saved, said: said, open: open };
+  });
+  // The push may also come first: the reply is then for a form no longer on the page, so it goes to the
+  // form of the same name in the redrawn block.
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var form = e.detail.elt;
+    if (!form || !form.matches || !form.matches("form.cmd") || document.body.contains(form)) return;
+    var key = formKey(form);
+    var now = Array.prototype.find.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === key; });
+    if (now) e.detail.target = now.querySelector(".form-msg");
   });
   function restoreTyped() {
     if (!typed) return;
     var block = document.getElementById(typed.id);
-    var saved = typed.saved;
+    var saved = typed.saved, said = typed.said || [], open = typed.open || [];
     typed = null;
     if (!block) return;
+    block.querySelectorAll("details > summary").forEach(function (summary) {
+      if (open.indexOf(summary.textContent.trim()) >= 0) summary.parentElement.open = true;
+    });
+    said.forEach(function (item) {
+      var form = Array.prototype.find.call(block.querySelectorAll("form.cmd"), function (f) { return formKey(f) === item.key; });
+      var out = form && form.querySelector(".form-msg");
+      if (out && !out.innerHTML.trim()) out.innerHTML = item.html;
+    });
     var fields = {};
     block.querySelectorAll("form input:not([type=hidden]), form textarea, form select").forEach(function (field) {
       var key = fieldKey(field);
