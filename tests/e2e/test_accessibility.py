@@ -67,6 +67,11 @@ def test_axe_finds_nothing_serious_on_any_page(browser, live_server, key, artifa
         gm.goto(demo.gm_link)
         settle(gm, live=True)
         findings += axe_findings(gm, f"{key} GM console @{width}")
+        tabs = gm.locator("nav.side-tabs button")
+        for i in range(1, tabs.count()):  # the first panel is open already
+            name = tabs.nth(i).inner_text()
+            tabs.nth(i).click()
+            findings += axe_findings(gm, f"{key} GM console, {name} @{width}")
         log = gm.locator("a[href^='encounters/']").first
         replay = log.get_attribute("href") if log.count() else None
         gm.goto(f"{root}/table")
