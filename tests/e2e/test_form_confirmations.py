@@ -43,7 +43,8 @@ def test_prepare_an_encounter_keeps_its_confirmation_after_the_push(browser, liv
     expect(encounters.locator("li.enc").filter(has_text="Night at the mill")).to_be_visible()
     # ... and the fold the GM used stays open with its confirmation in it.
     still_there(gm, "Prepare an encounter", "Encounter Night at the mill prepared.")
-    gm.screenshot(path=str(artifacts / "confirm-prepare-encounter.png"), full_page=True)
+    form.locator(".form-msg").scroll_into_view_if_needed()  # the sidebar scrolls on its own
+    gm.screenshot(path=str(artifacts / "confirm-prepare-encounter.png"))
     ctx.close()
 
 
@@ -87,6 +88,10 @@ def test_phones_of_system_games_carry_no_empty_cards(browser, live_server, artif
         # A name alone is no card: the system's own panel draws the character.
         for card in phone.locator("#mine article.character").all():
             assert card.locator(".tracks, .pools, .notes").count() > 0, key
+        # Nor does an empty block leave a gap between the cards.
+        for block, inside in (("#mine", "article"), ("#prompts", "*")):
+            if phone.locator(f"{block} {inside}").count() == 0:
+                expect(phone.locator(block)).to_be_hidden()
         # Pools and initiative appear only with something in them.
         for block in ("#pools", "#initiative"):
             if phone.locator(block).is_visible():
