@@ -141,12 +141,13 @@
   // A command that worked clears its form's typed dice (never the whole form: labels are handy to keep).
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.detail.elt;
-    if (e.detail.successful && form.matches && form.matches("form.cmd")) {
-      var dice = form.querySelector("input[name=dice]");
-      if (dice) dice.value = "";
-      if (form.classList.contains("free-roll") === false && form.closest("details")) form.reset();
-    }
+    if (e.detail.successful && form.matches && form.matches("form.cmd")) done(form);
   });
+  function done(form) {
+    var dice = form.querySelector("input[name=dice]");
+    if (dice) dice.value = "";
+    if (form.classList.contains("free-roll") === false && form.closest("details")) form.reset();
+  }
 
   // Live blocks are redrawn under people's fingers: keep what someone had typed or ticked in a form of the
   // block (a new pool's name, dice faces), matched by the form's label or command and the field's name,
@@ -179,20 +180,31 @@
     // redraw the same command's push brings: issue 17 item 7.
     var said = [];
     target.querySelectorAll("form.cmd .form-msg").forEach(function (out) {
-      if (out.innerHTML.trim()) said.push({ key: formKey(out.closest("form")), html: out.innerHTML });
+      if (!out.innerHTML.trim()) return;
+      // A fading "done" keeps its place in the fade (a later push must not bring an old one back).
+      var fade = out.firstElementChild && out.firstElementChild.getAnimations ? out.firstElementChild.getAnimations()[0] : null;
+      var shown = fade ? Number(fade.currentTime) || 0 : 0;
+      if (fade && fade.playState === "finished") return;
+      said.push({ key: formKey(out.closest("form")), html: out.innerHTML, shown: shown });
     });
     var open = [];
     target.querySelectorAll("details[open] > summary").forEach(function (summary) { open.push(summary.textContent.trim()); });
     if (saved.length || said.length || open.length) typed = { id: target.id, saved: saved, said: said, open: open };
   });
-  // The push may also come first: the reply is then for a form no longer on the page, so it goes to the
-  // form of the same name in the redrawn block.
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    var form = e.detail.elt;
-    if (!form || !form.matches || !form.matches("form.cmd") || document.body.contains(form)) return;
-    var key = formKey(form);
-    var now = Array.prototype.find.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === key; });
-    if (now) e.detail.target = now.querySelector(".form-msg");
+  // The push may also come first: the reply then lands in a form no longer on the page (its events never
+  // reach the document), so when the request ends its words are copied to the redrawn form of that name.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail.elt, xhr = e.detail.xhr;
+    if (!xhr || !form.matches || !form.matches("form.cmd")) return;
+    xhr.addEventListener("loadend", function () {
+      var out = form.querySelector(".form-msg");
+      if (document.body.contains(form) || !out || !out.innerHTML.trim()) return;
+      var key = formKey(form);
+      var now = Array.prototype.find.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === key; });
+      if (!now) return;
+      if (xhr.status >= 200 && xhr.status < 300) done(now);
+      now.querySelector(".form-msg").innerHTML = out.innerHTML;
+    });
   });
   function restoreTyped() {
     if (!typed) return;
@@ -206,7 +218,9 @@
     said.forEach(function (item) {
       var form = Array.prototype.find.call(block.querySelectorAll("form.cmd"), function (f) { return formKey(f) === item.key; });
       var out = form && form.querySelector(".form-msg");
-      if (out && !out.innerHTML.trim()) out.innerHTML = item.html;
+      if (!out || out.innerHTML.trim()) return;
+      out.innerHTML = item.html;
+      if (item.shown && out.firstElementChild) out.firstElementChild.style.animationDelay = -item.shown + "ms";
     });
     var fields = {};
     block.querySelectorAll("form input:not([type=hidden]), form textarea, form select").forEach(function (field) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from app.demo import create_demo
@@ -27,10 +28,26 @@ def still_there(page: Page, form_label: str, text: str) -> None:
     expect(message).to_be_visible(timeout=100)
 
 
-def test_prepare_an_encounter_keeps_its_confirmation_after_the_push(browser, live_server, artifacts):
+def hold_back_replies(page: Page) -> None:
+    """Command replies reach the page a second late, so the push has redrawn the form's block first."""
+
+    def late(route):
+        response = route.fetch()
+        time.sleep(1)
+        route.fulfill(response=response)
+
+    page.route("**/commands", late)
+
+
+@pytest.mark.parametrize("push_first", [False, True], ids=["reply-first", "push-first"])
+def test_prepare_an_encounter_keeps_its_confirmation_after_the_push(
+    browser, live_server, artifacts, push_first
+):
     demo = create_demo(live_server.app.state.fray, "generic", live_server.url)
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
     gm = ctx.new_page()
+    if push_first:
+        hold_back_replies(gm)
     gm.goto(demo.gm_link)
     expect(gm.locator("#live-pill")).to_have_text("live")
     gm.locator("nav.side-tabs").get_by_role("button", name="Characters & seats").click()
@@ -43,8 +60,9 @@ def test_prepare_an_encounter_keeps_its_confirmation_after_the_push(browser, liv
     expect(encounters.locator("li.enc").filter(has_text="Night at the mill")).to_be_visible()
     # ... and the fold the GM used stays open with its confirmation in it.
     still_there(gm, "Prepare an encounter", "Encounter Night at the mill prepared.")
+    expect(form.get_by_label("Name")).to_have_value("")  # done: the form is ready for the next one
     form.locator(".form-msg").scroll_into_view_if_needed()  # the sidebar scrolls on its own
-    gm.screenshot(path=str(artifacts / "confirm-prepare-encounter.png"))
+    gm.screenshot(path=str(artifacts / f"confirm-prepare-encounter-{push_first}.png"))
     ctx.close()
 
 
