@@ -112,3 +112,57 @@ def test_axe_finds_nothing_serious_on_any_page(browser, live_server, key, artifa
         findings += axe_findings(page, f"{key} landing @{width}")
         ctx.close()
     assert not findings, f"{len(findings)} serious or critical axe findings:\n" + "\n".join(findings)
+
+
+CONTRAST = """(selector) => {
+    const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+    const lum = ([r, g, b]) => [r, g, b].map((v) => {
+        v /= 255;
+        return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    }).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const backdrop = (el) => {
+        for (let n = el; n; n = n.parentElement) {
+            const c = rgb(getComputedStyle(n).backgroundColor);
+            if (c.length === 3 || c[3] === 1) return c;
+        }
+        return rgb(getComputedStyle(document.body).backgroundColor);
+    };
+    return [...document.querySelectorAll(selector)].filter((el) => el.getClientRects().length).map((el) => {
+        const a = lum(rgb(getComputedStyle(el).color)), b = lum(backdrop(el));
+        return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    });
+}"""
+
+PHONE_WIDTH = {"viewport": WIDTHS["390"], "is_mobile": True, "has_touch": True}
+
+
+def contrasts(page: Page, selector: str) -> list[float]:
+    ratios = page.evaluate(CONTRAST, selector)
+    assert ratios, f"nothing on the page matches {selector}"
+    return ratios
+
+
+def test_the_contrasts_issue_17_names_reach_aa(browser, live_server):
+    """The four the issue measured: the remove cross on the current initiative row (was 1.2:1), the red Remove
+    (4.26:1), TOTE's filled injury circles (3.32:1) and Trinity's foe initials (3.96:1)."""
+    fray = live_server.app.state.fray
+    ctx = browser.new_context(**PHONE_WIDTH, base_url=live_server.url)  # narrow: every panel is shown
+    page = ctx.new_page()
+
+    page.goto(create_demo(fray, "generic", live_server.url).gm_link)
+    settle(page, live=True)
+    page.locator("#initiative").get_by_role("button", name="Start round 1").click()
+    expect(page.locator("#initiative li.current")).to_have_count(1)
+    assert min(contrasts(page, "#initiative li.current button.icon")) >= 4.5
+    assert min(contrasts(page, "button.danger")) >= 4.5
+
+    page.goto(create_demo(fray, "tote", live_server.url).gm_link)
+    settle(page, live=True)
+    # A filled circle as the sheets and the last result draw one, in the sheet of an enemy.
+    page.locator(".tt-sheet.side-enemy .tt-circle").first.evaluate("c => c.classList.add('filled')")
+    assert min(contrasts(page, ".tt-sheet.side-enemy .tt-circle.filled")) >= 4.5
+
+    page.goto(create_demo(fray, "trinity", live_server.url).gm_link)
+    settle(page, live=True)
+    assert min(contrasts(page, ".tc-foe")) >= 4.5
+    ctx.close()
