@@ -98,6 +98,7 @@
     span.className = "msg " + kind;
     span.setAttribute("role", "status");
     span.textContent = text;
+    if (kind === "warn") span.dataset.queued = "1"; // the reply, when sent later, takes this note's place
     out.replaceChildren(span);
   }
   function keep(form, config) {
@@ -131,7 +132,9 @@
                       body: new URLSearchParams(item.fields) })
       .then(function (r) {
         saveQueue(queued().slice(1)); // answered (done, or refused with a reason): never sent again
-        var form = item.label && document.querySelector('form.cmd[aria-label="' + CSS.escape(item.label) + '"]');
+        // The form that said "kept" (its note survives redraws), else the first of that name.
+        var forms = item.label ? Array.prototype.slice.call(document.querySelectorAll('form.cmd[aria-label="' + CSS.escape(item.label) + '"]')) : [];
+        var form = forms.find(function (f) { return f.querySelector(".form-msg [data-queued]"); }) || forms[0];
         return r.text().then(function (html) { if (form) form.querySelector(".form-msg").innerHTML = html; });
       })
       .catch(function () { /* still away: the next reconnect tries again */ })
