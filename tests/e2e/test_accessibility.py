@@ -48,6 +48,11 @@ def axe_findings(page: Page, where: str) -> list[str]:
     return out
 
 
+def unfold(page: Page) -> None:
+    """Open every fold (set-up forms, stat blocks, imports, links): axe skips what a closed one hides."""
+    page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+
+
 def settle(page: Page, live: bool) -> None:
     if live:
         expect(page.locator("#live-pill")).to_have_text("live")
@@ -66,7 +71,10 @@ def test_axe_finds_nothing_serious_on_any_page(browser, live_server, key, artifa
         gm = gm_ctx.new_page()
         gm.goto(demo.gm_link)
         settle(gm, live=True)
+        unfold(gm)
         findings += axe_findings(gm, f"{key} GM console @{width}")
+        if phone:
+            gm.screenshot(path=str(artifacts / f"a11y-{key}-gm-{width}.png"), full_page=True)
         # A wide console shows one sidebar panel at a time (a narrow one shows them all): open each.
         tabs = gm.locator("nav.side-tabs button")
         for i in range(1, tabs.count() if tabs.first.is_visible() else 0):
@@ -90,6 +98,7 @@ def test_axe_finds_nothing_serious_on_any_page(browser, live_server, key, artifa
         name, link = demo.player_links[0]
         page.goto(link)
         settle(page, live=True)
+        unfold(page)
         findings += axe_findings(page, f"{key} {name}'s phone @{width}")
         page.screenshot(path=str(artifacts / f"a11y-{key}-player-{width}.png"), full_page=True)
         ctx.close()
