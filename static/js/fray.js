@@ -98,6 +98,7 @@
     span.className = "msg " + kind;
     span.setAttribute("role", "status");
     span.textContent = text;
+    if (kind === "warn") span.dataset.queued = "1"; // the reply, when sent later, takes this note's place
     out.replaceChildren(span);
   }
   function keep(form, config) {
@@ -131,7 +132,9 @@
                       body: new URLSearchParams(item.fields) })
       .then(function (r) {
         saveQueue(queued().slice(1)); // answered (done, or refused with a reason): never sent again
-        var form = item.label && document.querySelector('form.cmd[aria-label="' + CSS.escape(item.label) + '"]');
+        // The form that said "kept" (its note survives redraws), else the first of that name.
+        var forms = item.label ? Array.prototype.slice.call(document.querySelectorAll('form.cmd[aria-label="' + CSS.escape(item.label) + '"]')) : [];
+        var form = forms.find(function (f) { return f.querySelector(".form-msg [data-queued]"); }) || forms[0];
         return r.text().then(function (html) { if (form) form.querySelector(".form-msg").innerHTML = html; });
       })
       .catch(function () { /* still away: the next reconnect tries again */ })
@@ -141,16 +144,18 @@
   // A command that worked clears its form's typed dice (never the whole form: labels are handy to keep).
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.detail.elt;
-    if (e.detail.successful && form.matches && form.matches("form.cmd")) {
-      var dice = form.querySelector("input[name=dice]");
-      if (dice) dice.value = "";
-      if (form.classList.contains("free-roll") === false && form.closest("details")) form.reset();
-    }
+    if (e.detail.successful && form.matches && form.matches("form.cmd")) done(form);
   });
+  function done(form) {
+    var dice = form.querySelector("input[name=dice]");
+    if (dice) dice.value = "";
+    if (form.classList.contains("free-roll") === false && form.closest("details")) form.reset();
+  }
 
   // Live blocks morph into the page (idiomorph, from the npm registry) instead of replacing it, so what
   // belongs to the person holding the phone survives a push: an open <details>, the focused field and
-  // its caret, scroll positions, and anything typed or ticked in a field the server did not change.
+  // its caret, scroll positions, a form's confirmation, and anything typed or ticked in a field the
+  // server did not change.
   // The boards (.mapframe: scene, sections, tabletop) are scripts' own widgets with listeners and a kept
   // view: a changed board is replaced whole, after the morph, and frame.js attaches the new one.
   var boards = [];
@@ -166,7 +171,11 @@
     callbacks: {
       beforeAttributeUpdated: function (attr, node) { return !userOwned(attr, node); },
       beforeNodeMorphed: function (old, fresh) {
-        if (old.nodeType !== 1 || !old.classList.contains("mapframe")) return true;
+        if (old.nodeType !== 1) return true;
+        // A form's confirmation ("Prepared …") outlives the push its own command brings (issue 17, item
+        // 7), and keeps its place in its fade: the server always draws the slot empty.
+        if (old.classList.contains("form-msg")) return !old.innerHTML.trim();
+        if (!old.classList.contains("mapframe")) return true;
         if (old._served !== fresh.outerHTML) boards.push([old, fresh]);
         return false;
       },
@@ -183,6 +192,27 @@
   });
   // What the server drew of each board, to tell a push that changes it from one that does not.
   function noteBoards() { document.querySelectorAll(".mapframe").forEach(function (f) { if (!f._served) f._served = f.outerHTML; }); }
+
+  // The push may also come first and replace a form outright (a list that changed around it): the reply
+  // then lands in a form no longer on the page, so when the request ends its words are copied to the
+  // form of that name now on the page.
+  function formKey(form) {
+    var type = form && form.querySelector("input[name=type]");
+    return form ? (form.getAttribute("aria-label") || (type && type.value) || form.id || "") : "";
+  }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var form = e.detail.elt, xhr = e.detail.xhr;
+    if (!xhr || !form.matches || !form.matches("form.cmd")) return;
+    xhr.addEventListener("loadend", function () {
+      var out = form.querySelector(".form-msg");
+      if (document.body.contains(form) || !out || !out.innerHTML.trim()) return;
+      var key = formKey(form);
+      var now = Array.prototype.find.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === key; });
+      if (!now) return;
+      if (xhr.status >= 200 && xhr.status < 300) done(now);
+      now.querySelector(".form-msg").innerHTML = out.innerHTML;
+    });
+  });
 
   // Phones buzz when it becomes your turn (the log is a polite live region for screen readers).
   var myTurn = false;

@@ -98,13 +98,18 @@ def test_the_enemy_form_and_the_encounter_form_with_its_starting_distance(client
         "block": "7",
         "resist": "7",
         "resolve": "6",
-        "track:json": '["N", "5", "U"]',
+        # Issue 17: the track is one choice per circle (empty ones left out) and the fixed U, not JSON.
+        "track[]": ["N", "", "5", "", "", "", "", "", "U"],
         "weapon1_name": "Club",
         "weapon1_base": "2",
         "weapon1_effect": "3",
         "weapon1_critical": "bash",
         "weapon1_kind": "melee",
     }
+    page = gm.get(f"/c/{table.id}/gm").text
+    stat_block = page.split('aria-label="Enemy stat block"')[1].split("</form>")[0]
+    assert "track:json" not in stat_block and stat_block.count('<select name="track[]">') == 8
+    assert '<input type="hidden" name="track[]" value="U">' in stat_block
     assert post(gm, table, enemy).status_code == 200
     ogre = table.view(table.gm)["system"]["enemies"][0]
     assert ogre["rating"] == 3 and [c["label"] for c in ogre["track"]] == ["N", "5", "U"]

@@ -91,6 +91,12 @@ def test_the_phone_offers_legal_moves_with_odds_and_says_why_the_others_are_not(
         and 'data-tc="ammo">6<' in me
         and 'data-tc="luck">8<' in me
     )
+    # Issue 17: what the boxes mean is written under each track, not only in hover tooltips.
+    zones = re.findall(r'<small class="tc-zones">([^<]*)</small>', me)
+    assert zones == [
+        "Boxes 4\u20136 wounded · 7 unconscious · 8 dying · 9 dead",
+        "Boxes 2\u20134 traumatised · 5 on the brink",
+    ]
     assert "Hates light" not in html and "harm-3 melee" not in html and "hide" not in html
 
 
