@@ -4,6 +4,7 @@ buzzes and says so when its turn comes or a question is put to it."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -91,4 +92,52 @@ def test_a_phone_buzzes_and_says_so_when_its_turn_comes(browser, live_server, li
     table.ok(table.gm, "generic.initiative.next")  # Aria's
     expect(phone.locator("#status .turn-banner")).to_have_text("Your turn!")
     assert phone.evaluate("window.buzzes") == [[120, 60, 120]]
+    phone_ctx.close()
+
+
+def _take(table: Table, seat, label: str, **extra) -> None:
+    """Send what the seat's option of that label sends, as its button would."""
+    command = dict(next(o["command"] for o in table.view(seat)["options"] if o["label"] == label))
+    table.ok(seat, command.pop("type"), **command, **extra)
+
+
+def test_a_tote_phone_says_your_turn_and_buzzes_when_it_must_declare(browser, live_server, live_http):
+    from tests.api.test_tote import sheets
+
+    table = Table.create(live_http, name="Ogre bridge", system="tote", dice="manual")
+    ann, ben = table.join("Ann"), table.join("Ben")
+    table.ok(table.gm, "tote.import", sheets=sheets())
+    who = {"Aiyana", "Tahoma", "Ogre"}
+    table.ok(
+        table.gm,
+        "campaign.encounter.prepare",
+        name="Bridge",
+        participants=sorted(who),
+        setup={"distance": "close"},
+    )
+    table.ok(table.gm, "campaign.encounter.start", encounter="Bridge")
+    for name in sorted(who):
+        table.ok(table.gm, "tote.place", participant=name, band="melee")
+    phone_ctx = browser.new_context(**PHONE, base_url=live_server.url)
+    phone = phone_ctx.new_page()
+    phone.add_init_script(
+        "window.buzzes = []; navigator.vibrate = (p) => { window.buzzes.push(p); return true; };"
+    )
+    phone.goto(f"/c/{table.id}/seat/{ann.token}")
+    expect(phone.locator("#live-pill")).to_have_text("live")
+    phone.locator("#tote-me h2").first.click()  # the player has touched the phone (vibration needs it)
+
+    # Initiative, lowest declares first: the Ogre (GM), then Tahoma (Ben), then Aiyana (Ann).
+    _take(table, ann, "Roll Initiative: Aiyana", dice=[5, 2, 4])
+    _take(table, ben, "Roll Initiative: Tahoma", dice=[3, 6])
+    _take(table, table.gm, "Roll Initiative: Ogre", dice=[1, 2, 1])
+    _take(table, table.gm, "Attack (1) Tahoma")
+    expect(phone.locator("#tote-turn .turn-banner")).to_have_count(0)
+    assert phone.evaluate("window.buzzes") == []
+
+    _take(table, ben, "Defend (0)")
+    expect(phone.locator("#tote-turn .turn-banner")).to_have_text("Your turn! Declare your action")
+    expect(phone.locator("#tote-turn")).to_have_class(re.compile(r"\bmy-turn\b"))
+    assert phone.evaluate("window.buzzes") == [[80, 60, 80]]
+    phone.screenshot(path=str(Path(__file__).parent / "artifacts" / "tote-phone-your-turn.png"))
     phone_ctx.close()
