@@ -19,7 +19,9 @@ from typing import Any
 
 from jinja2 import Environment, nodes
 
-KEEP_PER_BLOCK = 64  # renders kept per block: a room's distinct views of its latest states
+# Renders kept per block: a room's distinct views of its latest states (a block of each phone's own, at a
+# table of 200 seats, is 200 renders a state).
+KEEP_PER_BLOCK = 256
 MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and the memo starts afresh
 
 

@@ -246,6 +246,7 @@ def page_context(
         "v": view,
         "log": game.log_entries(state, recent, viewer, described),
         "people": people(view) if page == "player" else None,
+        "mine": own_sheets(view) if page == "player" else None,
         "others": sum(1 for p in view["participants"] if not p.get("mine")),  # at the table, not mine
         "page": page,
         "system": game.key,
@@ -266,6 +267,19 @@ def people(view: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {"id": p["id"], "name": p["name"], "kind": p["kind"], "tracks": tracks.get(p["id"], [])}
         for p in view["participants"]
+    ]
+
+
+def own_sheets(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """A phone's own characters, each with its own tracks and pools: all its `mine` block reads."""
+    return [
+        {
+            "participant": p,
+            "tracks": [t for t in view["tracks"] if t.get("owner") == p["id"]],
+            "pools": [pool for pool in view["pools"] if pool.get("owner") == p["id"]],
+        }
+        for p in view["participants"]
+        if p.get("mine")
     ]
 
 

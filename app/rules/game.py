@@ -302,18 +302,23 @@ class Game:
         state: CampaignState,
         events: Iterable[Event],
         viewer: Viewer,
-        described: dict[Any, dict[str, Any]] | None = None,
+        described: dict[Any, Any] | None = None,
     ) -> LogEntries:
         """The dice log as this viewer sees it: newest first, undone entries kept and marked.
 
         `described` keeps each event's entry for the other viewers of the same events (a push builds
-        every view's log from one list of events): a line is worded once a push, not once a view, and
-        the views share its dict (read-only).
+        every view's log from one list of events): a line is worded once a push, not once a view, the
+        views share its dict (read-only), and viewers who see the same events share the whole list.
         """
         events = self.visible(events, viewer)
-        undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
         described = {} if described is None else described
-        entries = LogEntries()
+        # Viewers who see the same events see the same log: one list for all of them.
+        seen = ("log", *(e.seq for e in events))
+        shared = described.get(seen)
+        if isinstance(shared, LogEntries):
+            return shared
+        undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
+        entries = described[seen] = LogEntries()
         for e in reversed(events):
             slot = (e.seq, e.seq in undone)
             entry = described.get(slot)

@@ -86,3 +86,44 @@ def test_a_block_reading_a_view_key_is_drawn_again_when_that_key_changes_and_not
     moved = {**context, "v": {"pools": [2], "log": []}}
     assert memo.render(*block, Fingerprints(moved), draw) == "pools=[2]"
     assert len(calls) == 2
+
+
+def test_a_change_elsewhere_at_the_table_draws_no_phone_its_own_block_again(client):
+    """Issue 14: each phone's own block (its characters, tracks and pools) reads only what is that phone's,
+    so a table pool changing draws a handful of shared blocks, not one block per phone; a phone's own
+    pool changing draws that phone's block, and the others are left as they were."""
+    from tests.helpers import Table
+
+    table = Table.create(client, dice="server")
+    phones = [table.join(f"P{n}") for n in range(6)]
+    heroes = [table.character(f"Hero{n}", owner=seat) for n, seat in enumerate(phones)]
+    table.ok(table.gm, "generic.pool.create", name="Doom", value=3)
+    table.ok(table.gm, "generic.pool.create", name="Luck", value=2, owner=heroes[0])
+    fray = client.app.state.fray
+    game = registry.game("generic")
+    memo = BlockMemo()
+
+    def push() -> dict[str, str]:
+        with fray.db.read() as session:
+            state = fray.states.current(session, game, table.id)
+            recent = log.recent(session, table.id, 40)
+        described: dict = {}
+        mine = {}
+        for seat in phones:
+            viewer = state.viewer_for(seat.seat_id, "player")
+            context = render.page_context(game, state, viewer, recent, "player", described)
+            blocks = render.render_live("player", context, memo)
+            assert blocks == render.render_live("player", context)  # shared renders are fresh renders
+            mine[seat.seat_id] = blocks["mine"]
+        return mine
+
+    before = push()
+    pools = {p["name"]: p["id"] for p in table.view(table.gm)["pools"]}
+    renders = memo.renders
+    table.ok(table.gm, "generic.pool.adjust", pool=pools["Doom"], delta=-1)
+    assert push() == before
+    assert memo.renders - renders < len(phones)  # the shared blocks, once: not one per phone
+    table.ok(table.gm, "generic.pool.adjust", pool=pools["Luck"], delta=1)
+    after = push()
+    assert after[phones[0].seat_id] != before[phones[0].seat_id]
+    assert all(after[s.seat_id] == before[s.seat_id] for s in phones[1:])
