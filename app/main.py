@@ -59,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, upload_bytes=settings.max_upload_bytes)
     app.add_middleware(StaticCache)
     app.add_middleware(BrowserGuard, public_url=settings.public_url)
+    app.add_middleware(errors.ServerErrors)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     for module in (api, maps, backups, live, pages):
         app.include_router(module.router)

@@ -12,6 +12,7 @@ old version; a recorded log is never edited. All of this is pure: no I/O, no clo
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, TypeVar
 
@@ -87,6 +88,7 @@ def upcaster(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
 
 
 _loaded = False
+_loading = threading.RLock()  # another thread must not see the models half registered
 
 
 def _registered() -> dict[str, type[Payload]]:
@@ -94,10 +96,12 @@ def _registered() -> dict[str, type[Payload]]:
     loads every game system: an event read before its system's code ran is still read at its version."""
     global _loaded
     if not _loaded:
-        _loaded = True
-        from app.rules import registry
+        with _loading:
+            if not _loaded:
+                from app.rules import registry
 
-        registry.systems()
+                registry.systems()
+                _loaded = True
     return PAYLOADS
 
 

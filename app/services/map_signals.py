@@ -10,6 +10,7 @@ from app.rules.campaign.state import CampaignState
 from app.rules.system import Viewer
 from app.services import reads
 from app.services.auth import SeatAuth
+from app.services.commands import SeatGone
 from app.services.context import Fray
 
 BUDGETS = signals.Budgets()
@@ -22,6 +23,9 @@ async def relay(
     if not BUDGETS.take(seat.seat_id):
         raise signals.TooFast("Too many pings at once: wait a moment.")
     _, state = await fray.db.run_read(reads.current, fray, seat)
+    known = state.seat(seat.seat_id)
+    if known is not None and known.revoked:  # removed by another process since it was authenticated
+        raise SeatGone("This seat was removed from the table.")
     name = "GM" if seat.is_gm else state.seat_name(seat.seat_id)
     message = signals.build(state, viewer_of(state), name, payload)
     await fray.broker.signal(seat.campaign_id, {**message, "_seat": seat.seat_id})

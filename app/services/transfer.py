@@ -137,6 +137,9 @@ def events_of(records: list[dict[str, Any]]) -> list[Any]:
     from app.rules.events import UnknownEvent
     from app.rules.system import Event
 
+    versions = [e.get("version", 1) for e in records if isinstance(e, dict)]
+    if any(type(v) is not int or v < 1 for v in versions):
+        raise ImportRefused("That file is damaged: an event's version is not a whole number from 1 up.")
     try:
         return [
             Event(

@@ -54,7 +54,8 @@ class ServerErrors:
     Starlette's outermost middleware sends the 500 and then raises the error again, for the server to
     log, and the server then drops the client's connection. Caught here, inside it, the error is logged
     once, answered, and not raised again. A response already under way cannot be taken back: that one
-    still raises.
+    still raises. Added last (outside our other middleware), so their own answers, such as the body
+    limit's 413, come first.
     """
 
     def __init__(self, app: ASGIApp):
@@ -82,8 +83,6 @@ class ServerErrors:
 
 
 def install(app: FastAPI) -> None:
-    app.add_middleware(ServerErrors)
-
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, error: RuleError) -> JSONResponse | HTMLResponse:
         response = respond(request, error.status, str(error), error.rule)

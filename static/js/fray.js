@@ -163,15 +163,34 @@
     if (attr === "open" && (node.tagName === "DETAILS" || node.tagName === "DIALOG")) return true;
     if (attr === "value" && "defaultValue" in node) return node.value !== node.defaultValue;
     if (attr === "checked" && "defaultChecked" in node) return node.checked !== node.defaultChecked;
+    if (attr === "selected" && node.tagName === "OPTION") return picked(node.closest("select"));
     return false;
   };
+  // A choice someone made in a list is theirs: every option keeps its state, the server's first or
+  // marked option included (a fresh list would otherwise select it over theirs).
+  function picked(select) {
+    if (!select) return false;
+    var options = Array.prototype.slice.call(select.options);
+    if (select.multiple) return options.some(function (o) { return o.selected !== o.defaultSelected; });
+    var marked = options.map(function (o) { return o.defaultSelected; }).lastIndexOf(true);
+    return select.selectedIndex !== (marked < 0 ? 0 : marked); // a list with none marked shows its first
+  }
+  // A field someone typed into keeps what they typed, but learns the server's new value as its default,
+  // so a later reset (or a later push, once they clear it) shows the table as it is now.
+  function learnDefault(old, fresh) {
+    if (old.tagName === "TEXTAREA" && old.value !== old.defaultValue) old.defaultValue = fresh.defaultValue;
+    if (old.tagName === "INPUT" && old.type !== "file" && old.value !== old.defaultValue) {
+      if (fresh.hasAttribute("value")) old.setAttribute("value", fresh.getAttribute("value"));
+      else old.removeAttribute("value");
+    }
+  }
   var MORPH = {
     morphStyle: "outerHTML",
-    ignoreActiveValue: true,
     callbacks: {
       beforeAttributeUpdated: function (attr, node) { return !userOwned(attr, node); },
       beforeNodeMorphed: function (old, fresh) {
         if (old.nodeType !== 1) return true;
+        learnDefault(old, fresh);
         // A form's confirmation ("Prepared …") outlives the push its own command brings (issue 17, item
         // 7), and keeps its place in its fade: the server always draws the slot empty.
         if (old.classList.contains("form-msg")) return !old.innerHTML.trim();
@@ -187,6 +206,7 @@
       if (style !== "morph") return false;
       var nodes = Idiomorph.morph(target, fragment.children, MORPH);
       boards.splice(0).forEach(function (pair) { pair[0].replaceWith(pair[1]); pair[1]._served = pair[1].outerHTML; });
+      noteBoards(); // a board the morph brought in (a scene first shown) is noted before frame.js touches it
       return nodes;
     },
   });
@@ -207,8 +227,9 @@
       var out = form.querySelector(".form-msg");
       if (document.body.contains(form) || !out || !out.innerHTML.trim()) return;
       var key = formKey(form);
-      var now = Array.prototype.find.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === key; });
-      if (!now) return;
+      var alike = Array.prototype.filter.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === key; });
+      if (alike.length !== 1) return; // none, or several (a row of track boxes): no guessing which
+      var now = alike[0];
       if (xhr.status >= 200 && xhr.status < 300) done(now);
       now.querySelector(".form-msg").innerHTML = out.innerHTML;
     });

@@ -104,4 +104,17 @@ def test_a_seat_removed_by_another_process_cannot_act_here(settings, table: Tabl
         assert refused.status_code == 401, refused.text
         assert refused.json()["detail"] == "This seat was removed from the table."
         assert other.get(f"/api/campaigns/{table.id}", headers=ann.auth).status_code == 401
+
+
+def test_a_seat_removed_by_another_process_cannot_ping_there(settings, table: Table):
+    ann = table.join("Ann")
+    with TestClient(create_app(settings), base_url="http://testserver") as other:
+        there = Table(other, table.id, table.gm, table.invite, table.spectator)
+        assert there.view(ann)["me"]["name"] == "Ann"  # cached over there
+        r = table.http.post(f"/api/campaigns/{table.id}/seats/{ann.seat_id}/revoke", headers=table.gm.auth)
+        assert r.status_code == 204, r.text
+        ping = other.post(
+            f"/api/campaigns/{table.id}/signals", json={"map.ping": {"x": 1, "y": 1}}, headers=ann.auth
+        )
+        assert ping.status_code == 401, ping.text
         assert all(e["type"] != "generic.rolled" for e in there.events(table.gm))

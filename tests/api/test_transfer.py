@@ -83,6 +83,12 @@ def _gz(obj) -> bytes:
     return gzip.compress(json.dumps(obj).encode())
 
 
+def _event_at(document: dict, version) -> dict:
+    """The file with its last event's version replaced (null, 0, text: none is a version)."""
+    *rest, last = document["events"]
+    return {**document, "events": [*rest, {**last, "version": version}]}
+
+
 def _event_from_the_future(document: dict) -> dict:
     """The file with its last event written at a version of its type that this Fray has not got to."""
     *rest, last = document["events"]
@@ -108,6 +114,9 @@ def _event_from_the_future(document: dict) -> dict:
         ),
         (lambda good: _gz({**json.loads(gzip.decompress(good)), "seats": [{"id": 1}]}), "damaged"),
         (lambda good: _gz(_event_from_the_future(json.loads(gzip.decompress(good)))), "newer Fray"),
+        (lambda good: _gz(_event_at(json.loads(gzip.decompress(good)), None)), "version is not"),
+        (lambda good: _gz(_event_at(json.loads(gzip.decompress(good)), 0)), "version is not"),
+        (lambda good: _gz(_event_at(json.loads(gzip.decompress(good)), "1")), "version is not"),
     ],
     ids=[
         "foreign-binary",
@@ -118,6 +127,9 @@ def _event_from_the_future(document: dict) -> dict:
         "gap-in-log",
         "bad-seat",
         "newer-event-version",
+        "null-event-version",
+        "zero-event-version",
+        "text-event-version",
     ],
 )
 def test_a_file_that_fails_a_check_is_refused_whole(client, table: Table, make, words: str):

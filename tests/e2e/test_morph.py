@@ -61,3 +61,49 @@ def test_a_push_keeps_an_open_sheet_and_typed_dice_with_the_caret(browser, live_
     expect(phone.locator("#tote-me .tt-where")).to_contain_text("Close")
     expect(sheet).to_have_attribute("open", "")
     ctx.close()
+
+
+def test_a_push_keeps_a_choice_made_in_a_list_and_still_brings_the_server_s_changes(
+    browser, live_server, live_http, artifacts
+):
+    """The GM picks a seat to hand Aria to, then, before pressing the button, the table changes the same
+    block (Brick is hidden): the pick and the open fold stay, and Brick's button turns to Reveal."""
+    table = Table.create(live_http, name="Crypt")
+    table.join("Ann")
+    ben = table.join("Ben")
+    table.character("Aria")
+    table.character("Brick", kind="npc")
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
+    gm = ctx.new_page()
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    gm.locator("button[data-tab=table]").click()
+    gm.get_by_label("More for Aria").click()
+    hand = gm.locator("form[aria-label='Hand Aria to a seat'] select[name=seat]")
+    hand.select_option(label="Ben")
+    gm.locator("#h-people").click()  # the GM looks elsewhere: the select is not focused
+
+    table.ok(table.gm, "campaign.set_hidden", participant="Brick", hidden=True)
+    brick = gm.locator("#participants li.person").filter(has_text="Brick")
+    expect(brick.locator("button", has_text="Reveal")).to_have_count(1)  # in its closed fold
+    expect(hand).to_have_value(ben.seat_id)
+    expect(
+        gm.locator("#participants li.person").filter(has_text="Aria").locator("details.more")
+    ).to_have_attribute("open", "")
+    gm.screenshot(path=str(artifacts / "morph-gm-choice-kept.png"))
+    ctx.close()
+
+
+def test_a_list_nobody_touched_follows_the_server(browser, live_server, live_http):
+    table = Table.create(live_http, name="Crypt")
+    ann = table.join("Ann")
+    table.character("Aria")
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
+    gm = ctx.new_page()
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    hand = gm.locator("form[aria-label='Hand Aria to a seat'] select[name=seat]")
+    expect(hand).to_have_value("")
+    table.ok(table.gm, "campaign.assign_participant", participant="Aria", seat=ann.seat_id)
+    expect(hand).to_have_value(ann.seat_id)
+    ctx.close()
