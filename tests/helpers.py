@@ -9,6 +9,9 @@ from typing import Any
 
 import httpx
 
+from app.demo import _with_seats
+from app.rules import registry
+
 _ids = itertools.count(1)
 
 
@@ -89,3 +92,15 @@ def pool(view: dict[str, Any], name: str, owner: str | None = None) -> dict[str,
 
 def track(view: dict[str, Any], name: str, owner: str | None = None) -> dict[str, Any]:
     return next(t for t in view["tracks"] if t["name"] == name and t["owner"] == owner)
+
+
+def demo_table(http, system: str) -> tuple[Table, dict[str, Seat]]:
+    """The system's demo (app/demo.py's script) played through the API, the server rolling."""
+    script = registry.systems()[system].demo
+    table = Table.create(http, name=script.name, system=system, dice="server")
+    seats = {name: table.join(name) for name in script.players}
+    ids = {name: seat.seat_id for name, seat in seats.items()}
+    for command in script.commands:
+        fields = dict(_with_seats(command, ids))
+        table.ok(table.gm, fields.pop("type"), **fields)
+    return table, seats

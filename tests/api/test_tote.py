@@ -68,6 +68,10 @@ def sheets() -> list[dict]:
 
 @pytest.fixture
 def fight(client) -> Table:
+    return ogre_bridge(client)
+
+
+def ogre_bridge(client) -> Table:
     """Ann's Aiyana and Ben's Tahoma against an Ogre at Melee (a hidden Lurker waits at Far)."""
     table = Table.create(client, system="tote", dice="manual")
     table.join("Ann")

@@ -5,24 +5,14 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.api.test_tote import sheets
+from tests.api.test_tote import ogre_bridge
 from tests.e2e.test_tote import PHONE
 from tests.helpers import Table
 
 
 def test_a_push_keeps_an_open_sheet_and_typed_dice_with_the_caret(browser, live_server, live_http, artifacts):
-    table = Table.create(live_http, name="Ogre bridge", system="tote", dice="manual")
-    ann = table.join("Ann")
-    table.join("Ben")
-    table.ok(table.gm, "tote.import", sheets=sheets())
-    table.ok(
-        table.gm,
-        "campaign.encounter.prepare",
-        name="The bridge",
-        participants=["Aiyana", "Tahoma", "Ogre"],
-        setup={"distance": "close"},
-    )
-    table.ok(table.gm, "campaign.encounter.start", encounter="The bridge")
+    table = ogre_bridge(live_http)  # Ann's Aiyana and Ben's Tahoma against an Ogre, everyone at Melee
+    ann = table.players["Ann"]
 
     ctx = browser.new_context(**PHONE, base_url=live_server.url)
     phone = ctx.new_page()
@@ -40,10 +30,10 @@ def test_a_push_keeps_an_open_sheet_and_typed_dice_with_the_caret(browser, live_
     dice.press("ArrowLeft")  # the caret between "2 " and "4"
     before = len(frames)
 
-    # The GM moves Aiyana to Melee: both of her blocks are pushed to her phone.
+    # The GM moves Aiyana back to Close: both of her blocks are pushed to her phone.
     aiyana = next(p["id"] for p in table.view(table.gm)["participants"] if p["name"] == "Aiyana")
-    table.ok(table.gm, "tote.place", participant=aiyana, band="melee")
-    expect(phone.locator("#tote-me .tt-where")).to_contain_text("Melee")
+    table.ok(table.gm, "tote.place", participant=aiyana, band="close")
+    expect(phone.locator("#tote-me .tt-where")).to_contain_text("Close")
     phone.wait_for_timeout(300)  # every block of the push has landed
     pushed = "".join(frames[before:])
     assert 'id="tote-me"' in pushed and 'id="tote-turn"' in pushed, "the push must carry both blocks"
@@ -57,8 +47,8 @@ def test_a_push_keeps_an_open_sheet_and_typed_dice_with_the_caret(browser, live_
     # A second push, with nothing typed any more: the sheet the phone opened stays open still.
     dice.fill("")
     dice.blur()
-    table.ok(table.gm, "tote.place", participant=aiyana, band="close")
-    expect(phone.locator("#tote-me .tt-where")).to_contain_text("Close")
+    table.ok(table.gm, "tote.place", participant=aiyana, band="melee")
+    expect(phone.locator("#tote-me .tt-where")).to_contain_text("Melee")
     expect(sheet).to_have_attribute("open", "")
     ctx.close()
 

@@ -102,22 +102,10 @@ def _take(table: Table, seat, label: str, **extra) -> None:
 
 
 def test_a_tote_phone_says_your_turn_and_buzzes_when_it_must_declare(browser, live_server, live_http):
-    from tests.api.test_tote import sheets
+    from tests.api.test_tote import ogre_bridge
 
-    table = Table.create(live_http, name="Ogre bridge", system="tote", dice="manual")
-    ann, ben = table.join("Ann"), table.join("Ben")
-    table.ok(table.gm, "tote.import", sheets=sheets())
-    who = {"Aiyana", "Tahoma", "Ogre"}
-    table.ok(
-        table.gm,
-        "campaign.encounter.prepare",
-        name="Bridge",
-        participants=sorted(who),
-        setup={"distance": "close"},
-    )
-    table.ok(table.gm, "campaign.encounter.start", encounter="Bridge")
-    for name in sorted(who):
-        table.ok(table.gm, "tote.place", participant=name, band="melee")
+    table = ogre_bridge(live_http)  # everyone at Melee, Initiative to roll
+    ann, ben = table.players["Ann"], table.players["Ben"]
     phone_ctx = browser.new_context(**PHONE, base_url=live_server.url)
     phone = phone_ctx.new_page()
     phone.add_init_script(

@@ -9,21 +9,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page, expect
 
-from app.demo import _with_seats
-from app.rules import registry
-from tests.helpers import Table
-
-
-def demo_table(http, system: str) -> tuple[Table, dict]:
-    """The system's demo (app/demo.py's script) played through the API, the server rolling."""
-    script = registry.systems()[system].demo
-    table = Table.create(http, name=script.name, system=system, dice="server")
-    seats = {name: table.join(name) for name in script.players}
-    ids = {name: seat.seat_id for name, seat in seats.items()}
-    for command in script.commands:
-        fields = dict(_with_seats(command, ids))
-        table.ok(table.gm, fields.pop("type"), **fields)
-    return table, seats
+from tests.helpers import Table, demo_table
 
 
 def open_replay(page: Page, table: Table, token: str, encounter: str) -> None:

@@ -3,20 +3,7 @@ looks: a player's replay never holds what that player's page did not (5x5 NPCs o
 
 from __future__ import annotations
 
-from app.demo import _with_seats
-from app.rules import registry
-from tests.helpers import Table
-
-
-def demo(client, system: str) -> tuple[Table, dict]:
-    script = registry.systems()[system].demo
-    table = Table.create(client, name=script.name, system=system, dice="server")
-    seats = {name: table.join(name) for name in script.players}
-    ids = {name: seat.seat_id for name, seat in seats.items()}
-    for command in script.commands:
-        fields = dict(_with_seats(command, ids))
-        table.ok(table.gm, fields.pop("type"), **fields)
-    return table, seats
+from tests.helpers import Table, demo_table
 
 
 def pages(client, table: Table, token: str, encounter: str) -> list[str]:
@@ -36,7 +23,7 @@ def pages(client, table: Table, token: str, encounter: str) -> list[str]:
 
 
 def test_a_players_5x5_replay_draws_the_tabletop_without_the_npc_out_of_sight(client):
-    table, seats = demo(client, "fivebyfive")
+    table, seats = demo_table(client, "fivebyfive")
     table.ok(table.gm, "fivebyfive.place", participant="Aria", x=8, y=12)
     gm = table.view(table.gm)
     sneak = next(p["id"] for p in gm["participants"] if p["name"] == "Mindbender")
@@ -54,12 +41,12 @@ def test_a_players_5x5_replay_draws_the_tabletop_without_the_npc_out_of_sight(cl
 
 
 def test_trinity_and_tote_replays_draw_their_range_bands(client):
-    table, _ = demo(client, "trinity")
+    table, _ = demo_table(client, "trinity")
     table.ok(table.gm, "trinity.set_band", character="Aria", opponent="Cultist", band="long")
     last = pages(client, table, table.gm.token, "The chapel doors")[-1]
     assert 'class="tc-lane' in last and "tc-cell long here" in last
     assert "trinity.set_band" not in last  # the board only looks
-    table, _ = demo(client, "tote")
+    table, _ = demo_table(client, "tote")
     last = pages(client, table, table.gm.token, "Wolves at the ford")[-1]
     assert 'class="tt-field' in last and "Aiyana at Close" in last
 
