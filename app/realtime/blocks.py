@@ -22,6 +22,8 @@ from jinja2 import Environment, nodes
 # Renders kept per block: a room's distinct views of its latest states (a block of each phone's own, at a
 # table of 200 seats, is 200 renders a state).
 KEEP_PER_BLOCK = 256
+KEEP_PER_VIEWER = 256 * 24  # the blocks of the 256 viewers last pushed to
+KNOWN_PER_PUSH = 100_000  # values whose digests a push keeps by identity
 MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and the memo starts afresh
 
 
@@ -83,32 +85,86 @@ def digest(value: Any) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
-class Fingerprints:
-    """The digests of one render context's parts, each computed at most once."""
+MISSING = "\0missing"
 
-    def __init__(self, context: dict[str, Any]):
+
+class Fingerprints:
+    """The digests of one render context's parts, each computed at most once.
+
+    `known` holds the digests of this push's values by identity (a push's views share some parts: the
+    log of viewers who see alike, the players' list of seats): each is pickled once a push, not once a
+    view. Nothing in a view is changed after it is built, so an object keeps its digest for the push.
+    """
+
+    def __init__(self, context: dict[str, Any], known: dict[int, tuple[Any, bytes]] | None = None):
         self.context = context
         self.view: dict[str, Any] = context["v"]
+        self._known = {} if known is None else known
         self._view: dict[str, bytes] = {}
         self._names: dict[str, bytes] = {}
+        self._compared: dict[tuple[int, int], tuple[Any, Any, bool]] = {}
+
+    def _digest(self, value: Any) -> bytes:
+        if value is None or isinstance(value, (str, int, float)):
+            return digest(value)
+        hit = self._known.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        found = digest(value)
+        self._known[id(value)] = (value, found)  # kept alive with its digest, so its id is not reused
+        return found
+
+    def value_of_view(self, key: str) -> Any:
+        return self.view.get(key, MISSING)
+
+    def value_of_name(self, name: str) -> Any:
+        value = self.context.get(name, MISSING)
+        # A value that says what decides it (the log's entries) is compared by that alone.
+        return getattr(value, "fingerprint", value)
 
     def of_view(self, key: str) -> bytes:
         if key not in self._view:
-            self._view[key] = digest(self.view.get(key, "\0missing"))
+            self._view[key] = self._digest(self.value_of_view(key))
         return self._view[key]
 
     def of_name(self, name: str) -> bytes:
         if name not in self._names:
-            value = self.context.get(name, "\0missing")
-            # A value that says what decides it (the log's entries) is fingerprinted by that alone.
-            self._names[name] = digest(getattr(value, "fingerprint", value))
+            self._names[name] = self._digest(self.value_of_name(name))
         return self._names[name]
 
+    def names(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(sorted(set(self.context) - CONSTANT)) if names == EVERY_NAME else names
+
     def of(self, keys: tuple[str, ...], names: tuple[str, ...]) -> bytes:
-        if names == EVERY_NAME:
-            names = tuple(sorted(set(self.context) - CONSTANT))
-        parts = [self.of_view(k) for k in keys] + [self.of_name(n) for n in names]
+        parts = [self.of_view(k) for k in keys] + [self.of_name(n) for n in self.names(names)]
         return hashlib.blake2b(b"".join(parts), digest_size=16).digest()
+
+    def values(self, keys: tuple[str, ...], names: tuple[str, ...]) -> tuple[Any, ...]:
+        """What a block read, as values: to compare with what the same viewer's last render read."""
+        view, context = self.view, self.context
+        found = [view.get(k, MISSING) for k in keys]
+        for name in names:
+            value = context.get(name, MISSING)
+            found.append(getattr(value, "fingerprint", value))
+        return tuple(found)
+
+    def unchanged(self, keys: tuple[str, ...], names: tuple[str, ...], before: tuple[Any, ...]) -> bool:
+        """Whether a block read the same inputs before: the same objects, or equal ones (compared in C,
+        far cheaper than pickling), each pair compared once for all the view's blocks. A view's values
+        are typed by their models, so equal values never differ in type (1 and True)."""
+        now = self.values(keys, names)
+        if len(now) != len(before):
+            return False
+        for old, new in zip(before, now, strict=True):
+            if old is new:
+                continue
+            pair = (id(old), id(new))
+            seen = self._compared.get(pair)
+            if seen is None:
+                seen = self._compared[pair] = (old, new, old == new)  # both kept alive: ids stay theirs
+            if not seen[2]:
+                return False
+        return True
 
 
 CONSTANT = frozenset({"v", "ui", "oob", "static_version"})  # the view is tracked; the rest never varies
@@ -155,18 +211,32 @@ def names_read(env: Environment, template: str, block: str) -> tuple[str, ...]:
 
 
 class BlockMemo:
-    """Renders kept per (template, block), each with what it read."""
+    """Renders kept per (template, block), each with what it read.
+
+    Given the viewer's key, a block first compares what it reads now with what it read for the same
+    viewer last time: a push changes a few parts of a view, and most blocks of most viewers are found
+    unchanged without fingerprinting anything. Only the blocks whose inputs moved are fingerprinted, to
+    share one render among the viewers who see them alike.
+    """
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, str], OrderedDict[bytes, tuple[tuple[str, ...], str]]] = {}
         self._shapes: dict[tuple[str, str], set[tuple[str, ...]]] = {}
+        # (viewer key, template, block) -> (keys read, names read, their values, html)
+        self._previous: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...], tuple, str]]
+        self._previous = OrderedDict()
         self.renders = 0  # how many blocks were really rendered (for tests and benchmarks)
+        self.reused = 0  # how many were found unchanged for their viewer without a fingerprint
         self._last: Fingerprints | None = None
+        self._known: dict[int, tuple[Any, bytes]] = {}
+        self._known_seq: Any = None
 
     def prints(self, context: dict[str, Any]) -> Fingerprints:
         """The fingerprints of a view's context, shared by its blocks and its log lines."""
         if self._last is None or self._last.view is not context["v"]:
-            self._last = Fingerprints(context)
+            if context.get("seq") != self._known_seq or len(self._known) > KNOWN_PER_PUSH:
+                self._known, self._known_seq = {}, context.get("seq")  # a new push: new objects
+            self._last = Fingerprints(context, self._known)
         return self._last
 
     def render(
@@ -176,14 +246,45 @@ class BlockMemo:
         block: str,
         prints: Fingerprints,
         draw: Callable[[dict[str, Any]], str],
+        viewer: tuple | None = None,
     ) -> str:
         slot = (template, block)
+        mine = (viewer, template, block)
+        if viewer is not None:
+            before = self._previous.get(mine)
+            if before is not None and prints.unchanged(before[0], before[1], before[2]):
+                # Keep this push's objects: the viewer's other blocks compare with the same ones next time.
+                keys, used, _, html = before
+                self._previous[mine] = (keys, used, prints.values(keys, used), html)
+                self._previous.move_to_end(mine)
+                self.reused += 1
+                return html
         names = names_read(env, template, block)
+        keys, html = self._shared(env, slot, names, prints, draw)
+        if viewer is not None:
+            used = prints.names(names)
+            self._previous[mine] = (keys, used, prints.values(keys, used), html)
+            self._previous.move_to_end(mine)
+            while len(self._previous) > KEEP_PER_VIEWER:
+                self._previous.popitem(last=False)
+        return html
+
+    def _shared(
+        self,
+        env: Environment,
+        slot: tuple[str, str],
+        names: tuple[str, ...],
+        prints: Fingerprints,
+        draw: Callable[[dict[str, Any]], str],
+    ) -> tuple[tuple[str, ...], str]:
+        """A render with these inputs, from any viewer's earlier one or drawn now, and the keys it read."""
         kept = self._kept.setdefault(slot, OrderedDict())
         for keys in self._shapes.get(slot, ()):
-            hit = kept.get(prints.of(keys, names))
+            found = prints.of(keys, names)
+            hit = kept.get(found)
             if hit is not None and hit[0] == keys:
-                return hit[1]
+                kept.move_to_end(found)
+                return hit
         tracked = Tracked(prints.view)
         html = draw({**prints.context, "v": tracked})
         self.renders += 1
@@ -196,7 +297,7 @@ class BlockMemo:
         kept[prints.of(keys, names)] = (keys, html)
         while len(kept) > KEEP_PER_BLOCK:
             kept.popitem(last=False)
-        return html
+        return keys, html
 
     def lines(self, prints: Fingerprints, draw: Callable[[], list[str]]) -> list[str]:
         """The log's lines as drawn, once per distinct log."""

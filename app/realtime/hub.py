@@ -204,7 +204,7 @@ class Room:
         state = snap.state
         page = key[0]
         context = render.page_context(snap.game, state, viewer, snap.recent, page, snap.described)
-        blocks = render.render_live(page, context, self.memo)
+        blocks = render.render_live(page, context, self.memo, key)
         lines = render.log_items(context, self.memo)
         old, old_lines = self.rendered.get(key), self.logs.get(key, [])
         self.rendered[key], self.logs[key] = blocks, lines

@@ -167,11 +167,14 @@ def render_template(name: str, context: dict[str, Any]) -> str:
     return ENV.get_template(name).render(context)
 
 
-def render_live(page: str, context: dict[str, Any], memo: BlockMemo | None = None) -> dict[str, str]:
+def render_live(
+    page: str, context: dict[str, Any], memo: BlockMemo | None = None, viewer: tuple | None = None
+) -> dict[str, str]:
     """Every live block of a page, each marked for an out-of-band swap.
 
     With a memo, a block whose inputs match an earlier render (another view's, or this view's before a
-    push that did not touch it) is not rendered again.
+    push that did not touch it) is not rendered again. `viewer` (the view's key) lets a block compare
+    its inputs with that viewer's last render first, the cheapest way to find it unchanged.
     """
     ctx = {
         **context,
@@ -186,7 +189,7 @@ def render_live(page: str, context: dict[str, Any], memo: BlockMemo | None = Non
         return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
     prints = memo.prints(ctx)
     return {
-        out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name))
+        out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
         for template, name, out in slots
     }
 
@@ -242,12 +245,17 @@ def page_context(
     `described` is shared by the views of one push, so each event's log line is worded once.
     """
     view = game.view(state, viewer)
+    participants = view["participants"]
+    own = [p for p in participants if p.get("mine")]
+    player = page == "player"
     return {
         "v": view,
         "log": game.log_entries(state, recent, viewer, described),
-        "people": people(view) if page == "player" else None,
-        "mine": own_sheets(view) if page == "player" else None,
-        "others": sum(1 for p in view["participants"] if not p.get("mine")),  # at the table, not mine
+        "people": shared_people(game.as_seen_by(state, viewer), view)
+        if player and not viewer.is_gm
+        else (people(view) if player else None),
+        "mine": own_sheets(view, own) if player else None,
+        "others": len(participants) - len(own),  # at the table, not mine
         "page": page,
         "system": game.key,
         "seq": state.seq,
@@ -270,7 +278,27 @@ def people(view: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def own_sheets(view: dict[str, Any]) -> list[dict[str, Any]]:
+# A player's `people` reads only the characters and tracks the state shows players (as this viewer's
+# system lets them see it): one list per state for every phone, kept by the identity of those tuples
+# (a state never changes them), so that a push of 200 phones builds it once and compares it by identity.
+_PEOPLE: dict[tuple[int, int], tuple[Any, Any, list[dict[str, Any]]]] = {}
+_PEOPLE_KEPT = 256
+
+
+def shared_people(seen: CampaignState, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """`people(view)` for a player's view of `seen`, built once for every player who sees the same."""
+    key = (id(seen.participants), id(seen.tracks))
+    hit = _PEOPLE.get(key)
+    if hit is not None and hit[0] is seen.participants and hit[1] is seen.tracks:
+        return hit[2]
+    out = people(view)
+    if len(_PEOPLE) >= _PEOPLE_KEPT:
+        _PEOPLE.clear()
+    _PEOPLE[key] = (seen.participants, seen.tracks, out)
+    return out
+
+
+def own_sheets(view: dict[str, Any], own: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """A phone's own characters, each with its own tracks and pools: all its `mine` block reads."""
     return [
         {
@@ -278,8 +306,7 @@ def own_sheets(view: dict[str, Any]) -> list[dict[str, Any]]:
             "tracks": [t for t in view["tracks"] if t.get("owner") == p["id"]],
             "pools": [pool for pool in view["pools"] if pool.get("owner") == p["id"]],
         }
-        for p in view["participants"]
-        if p.get("mine")
+        for p in (own if own is not None else [p for p in view["participants"] if p.get("mine")])
     ]
 
 

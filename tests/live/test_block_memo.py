@@ -44,7 +44,13 @@ def _check_every_view(fray, key, campaign_id, memo):
     for page, viewer in _views(state):
         context = render.page_context(game, state, viewer, recent, page, described)
         assert context["log"] == render.page_context(game, state, viewer, recent, page)["log"]
-        assert render.render_live(page, context, memo) == render.render_live(page, context)
+        if page == "player":  # shared among the phones who see alike, and exactly this phone's own
+            assert context["people"] == render.people(context["v"])
+        fresh = render.render_live(page, context)
+        # Through the memo as a push draws (each view compared first with its own last render), and as
+        # a first render of a view it never met: both are exactly the fresh render.
+        assert render.render_live(page, context, memo, (page, "html", viewer.key)) == fresh
+        assert render.render_live(page, context, memo) == fresh
         assert render.log_items(context, memo) == render.log_items(context)
 
 
@@ -112,7 +118,7 @@ def test_a_change_elsewhere_at_the_table_draws_no_phone_its_own_block_again(clie
         for seat in phones:
             viewer = state.viewer_for(seat.seat_id, "player")
             context = render.page_context(game, state, viewer, recent, "player", described)
-            blocks = render.render_live("player", context, memo)
+            blocks = render.render_live("player", context, memo, ("player", "html", viewer.key))
             assert blocks == render.render_live("player", context)  # shared renders are fresh renders
             mine[seat.seat_id] = blocks["mine"]
         return mine
@@ -127,3 +133,77 @@ def test_a_change_elsewhere_at_the_table_draws_no_phone_its_own_block_again(clie
     after = push()
     assert after[phones[0].seat_id] != before[phones[0].seat_id]
     assert all(after[s.seat_id] == before[s.seat_id] for s in phones[1:])
+
+
+def test_a_viewers_unchanged_block_is_its_last_render_and_a_changed_one_is_drawn_again():
+    """A push compares what each of a viewer's blocks reads with what it read for that viewer last time:
+    equal inputs (new objects, same content) give the last render without fingerprinting; a changed
+    input draws it again, and that viewer then compares with the new inputs."""
+    memo = BlockMemo()
+    calls = []
+    block = (render.ENV, "pages/player.html", "pools")
+
+    def draw(ctx):
+        calls.append(1)
+        return f"pools={ctx['v']['pools']}"
+
+    def context(pools, log=()):
+        return {"v": {"pools": [dict(p) for p in pools], "log": list(log)}, "system": "generic", "seq": 1}
+
+    first = context([{"name": "Gold", "value": 1}])
+    assert (
+        memo.render(*block, memo.prints(first), draw, viewer=("a",)) == "pools=[{'name': 'Gold', 'value': 1}]"
+    )
+    again = context([{"name": "Gold", "value": 1}], log=["a roll"])  # equal pools, a new list
+    assert (
+        memo.render(*block, memo.prints(again), draw, viewer=("a",)) == "pools=[{'name': 'Gold', 'value': 1}]"
+    )
+    assert (len(calls), memo.reused) == (1, 1)
+    moved = context([{"name": "Gold", "value": 2}])
+    assert (
+        memo.render(*block, memo.prints(moved), draw, viewer=("a",)) == "pools=[{'name': 'Gold', 'value': 2}]"
+    )
+    assert (len(calls), memo.reused) == (2, 1)
+    back = context([{"name": "Gold", "value": 1}])  # another viewer's render of these inputs is shared
+    assert (
+        memo.render(*block, memo.prints(back), draw, viewer=("b",)) == "pools=[{'name': 'Gold', 'value': 1}]"
+    )
+    assert (
+        memo.render(*block, memo.prints(back), draw, viewer=("a",)) == "pools=[{'name': 'Gold', 'value': 1}]"
+    )
+    assert len(calls) == 2
+
+
+def test_every_phone_of_a_push_shares_one_list_of_the_others_and_it_is_each_phones_own(client):
+    """The phones' "others" card reads `people`: one list per state for every player who sees the table
+    alike (compared by identity, not element by element per phone), equal to what each phone's own
+    view gives; a change to the characters or tracks makes a new one."""
+    from tests.helpers import Table
+
+    table = Table.create(client, dice="server")
+    phones = [table.join(f"P{n}") for n in range(4)]
+    for n, seat in enumerate(phones):
+        table.character(f"Hero{n}", owner=seat)
+    table.ok(table.gm, "generic.track.create", name="Wounds", total=3)
+    fray = client.app.state.fray
+    game = registry.game("generic")
+
+    def lists():
+        with fray.db.read() as session:
+            state = fray.states.current(session, game, table.id)
+            recent = log.recent(session, table.id, 40)
+        out = []
+        for seat in phones:
+            viewer = state.viewer_for(seat.seat_id, "player")
+            context = render.page_context(game, state, viewer, recent, "player", {})
+            assert context["people"] == render.people(context["v"])
+            out.append(context["people"])
+        return out
+
+    first = lists()
+    assert all(people is first[0] for people in first)
+    table.ok(table.gm, "generic.roll", expression="1d6")  # neither characters nor tracks change
+    assert lists()[0] is first[0]
+    table.ok(table.gm, "campaign.add_participant", name="Ogre", kind="npc")
+    changed = lists()
+    assert changed[0] is not first[0] and [p["name"] for p in changed[0]][-1] == "Ogre"
