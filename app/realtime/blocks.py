@@ -15,7 +15,7 @@ import pickle
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment, nodes
 
@@ -23,6 +23,7 @@ from jinja2 import Environment, nodes
 # table of 200 seats, is 200 renders a state).
 KEEP_PER_BLOCK = 256
 KEEP_PER_VIEWER = 256 * 24  # the blocks of the 256 viewers last pushed to
+KEEP_VIEWERS = 256
 KNOWN_PER_PUSH = 100_000  # values whose digests a push keeps by identity
 MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and the memo starts afresh
 
@@ -103,6 +104,12 @@ class Fingerprints:
         self._view: dict[str, bytes] = {}
         self._names: dict[str, bytes] = {}
         self._compared: dict[tuple[int, int], tuple[Any, Any, bool]] = {}
+        self._context_names: frozenset[str] | None = None
+        # Set by `BlockMemo.view_started`: the viewer's last context, and the view keys and context
+        # names that differ from it (None: no last context to compare with).
+        self.against: Fingerprints | None = None
+        self.changed_keys: frozenset[str] | None = None
+        self.changed_names: frozenset[str] | None = None
 
     def _digest(self, value: Any) -> bytes:
         if value is None or isinstance(value, (str, int, float)):
@@ -139,6 +146,18 @@ class Fingerprints:
         parts = [self.of_view(k) for k in keys] + [self.of_name(n) for n in self.names(names)]
         return hashlib.blake2b(b"".join(parts), digest_size=16).digest()
 
+    @property
+    def context_names(self) -> frozenset[str]:
+        """The names this context has, one shared object for every context with the same names."""
+        if self._context_names is None:
+            names = frozenset(self.context)
+            self._context_names = _CONTEXT_NAMES.setdefault(names, names)
+        return self._context_names
+
+    def used(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """Of the names a block's source mentions, those this context has (not its loop variables)."""
+        return tuple(n for n in self.names(names) if n in self.context)
+
     def values(self, keys: tuple[str, ...], names: tuple[str, ...]) -> tuple[Any, ...]:
         """What a block read, as values: to compare with what the same viewer's last render read."""
         view, context = self.view, self.context
@@ -148,23 +167,75 @@ class Fingerprints:
             found.append(getattr(value, "fingerprint", value))
         return tuple(found)
 
-    def unchanged(self, keys: tuple[str, ...], names: tuple[str, ...], before: tuple[Any, ...]) -> bool:
-        """Whether a block read the same inputs before: the same objects, or equal ones (compared in C,
-        far cheaper than pickling), each pair compared once for all the view's blocks. A view's values
-        are typed by their models, so equal values never differ in type (1 and True)."""
-        now = self.values(keys, names)
-        if len(now) != len(before):
-            return False
-        for old, new in zip(before, now, strict=True):
-            if old is new:
-                continue
-            pair = (id(old), id(new))
-            seen = self._compared.get(pair)
-            if seen is None:
-                seen = self._compared[pair] = (old, new, old == new)  # both kept alive: ids stay theirs
-            if not seen[2]:
-                return False
-        return True
+    def _same(self, old: Any, new: Any) -> bool:
+        if old is new:
+            return True
+        pair = (id(old), id(new))
+        seen = self._compared.get(pair)
+        if seen is None:
+            seen = self._compared[pair] = (old, new, old == new)  # both kept alive: ids stay theirs
+        return seen[2]
+
+    def forget_comparisons(self) -> None:
+        self._compared = {}  # what they kept alive may go: the next context compares afresh
+
+    def compare_with(self, last: Fingerprints) -> None:
+        """Work out, once for the view, which of its keys and context names differ from the viewer's
+        last context: a block that read none of them is unchanged (a set test, not a comparison)."""
+        if last.context_names is not self.context_names:
+            return
+        view, old = self.view, last.view
+        keys = {k for k, value in view.items() if k not in old or not _same(old[k], value)}
+        keys.update(k for k in old if k not in view)
+        before, now = last.context, self.context
+        names = {
+            n
+            for n, value in now.items()
+            if n not in CONSTANT and (n not in before or not _same(_decided(before[n]), _decided(value)))
+        }
+        self.against, self.changed_keys, self.changed_names = last, frozenset(keys), frozenset(names)
+
+    def unchanged(self, before: Previous) -> tuple[Any, ...] | None:
+        """What a block reads now, if it is what it read before (same names in the context, and the
+        same objects or equal ones: compared in C, far cheaper than pickling, each pair once for all
+        the view's blocks); else None. A view's values are typed by their models, so equal values never
+        differ in type (1 and True)."""
+        if before.context_names is not self.context_names:
+            return None
+        if before.drawn_for is not None and before.drawn_for is self.against:
+            # The viewer's last context is the one this render was last found right for: a set test.
+            assert self.changed_keys is not None and self.changed_names is not None
+            if self.changed_keys.isdisjoint(before.keys) and self.changed_names.isdisjoint(before.names):
+                return before.values
+            return None
+        now = self.values(before.keys, before.names)
+        for old, new in zip(before.values, now, strict=True):
+            if not self._same(old, new):
+                return None
+        return now
+
+
+def _same(old: Any, new: Any) -> bool:
+    return old is new or old == new
+
+
+def _decided(value: Any) -> Any:
+    """What a context value is compared by: a value that says what decides it (the log's entries)."""
+    return getattr(value, "fingerprint", value)
+
+
+class Previous(NamedTuple):
+    """What a viewer's last render of a block read, and the render."""
+
+    keys: tuple[str, ...]
+    names: tuple[str, ...]
+    context_names: frozenset[str]
+    values: tuple[Any, ...]
+    html: str
+    drawn_for: Fingerprints | None  # the last context of the viewer this render was found right for
+
+
+_CONTEXT_NAMES: dict[frozenset[str], frozenset[str]] = {}
 
 
 CONSTANT = frozenset({"v", "ui", "oob", "static_version"})  # the view is tracked; the rest never varies
@@ -222,14 +293,27 @@ class BlockMemo:
     def __init__(self) -> None:
         self._kept: dict[tuple[str, str], OrderedDict[bytes, tuple[tuple[str, ...], str]]] = {}
         self._shapes: dict[tuple[str, str], set[tuple[str, ...]]] = {}
-        # (viewer key, template, block) -> (keys read, names read, their values, html)
-        self._previous: OrderedDict[tuple[Any, ...], tuple[tuple[str, ...], tuple[str, ...], tuple, str]]
-        self._previous = OrderedDict()
+        self._previous: OrderedDict[tuple[Any, ...], Previous] = OrderedDict()  # (viewer, template, block)
         self.renders = 0  # how many blocks were really rendered (for tests and benchmarks)
         self.reused = 0  # how many were found unchanged for their viewer without a fingerprint
         self._last: Fingerprints | None = None
         self._known: dict[int, tuple[Any, bytes]] = {}
         self._known_seq: Any = None
+        self._views: OrderedDict[tuple[Any, ...], Fingerprints] = OrderedDict()  # each viewer's last
+
+    def view_started(self, viewer: tuple, prints: Fingerprints) -> None:
+        """Before a viewer's blocks: what changed since its last context (see `Fingerprints.compare_with`)."""
+        last = self._views.get(viewer)
+        if last is not None and last is not prints and prints.against is None:
+            prints.compare_with(last)
+
+    def view_finished(self, viewer: tuple, prints: Fingerprints) -> None:
+        """After every block of a viewer's context: it is the one the next push compares with."""
+        self._views[viewer] = prints
+        self._views.move_to_end(viewer)
+        prints.forget_comparisons()
+        while len(self._views) > KEEP_VIEWERS:
+            self._views.popitem(last=False)
 
     def prints(self, context: dict[str, Any]) -> Fingerprints:
         """The fingerprints of a view's context, shared by its blocks and its log lines."""
@@ -252,18 +336,19 @@ class BlockMemo:
         mine = (viewer, template, block)
         if viewer is not None:
             before = self._previous.get(mine)
-            if before is not None and prints.unchanged(before[0], before[1], before[2]):
+            now = prints.unchanged(before) if before is not None else None
+            if before is not None and now is not None:
                 # Keep this push's objects: the viewer's other blocks compare with the same ones next time.
-                keys, used, _, html = before
-                self._previous[mine] = (keys, used, prints.values(keys, used), html)
+                self._previous[mine] = before._replace(values=now, drawn_for=prints)
                 self._previous.move_to_end(mine)
                 self.reused += 1
-                return html
+                return before.html
         names = names_read(env, template, block)
         keys, html = self._shared(env, slot, names, prints, draw)
         if viewer is not None:
-            used = prints.names(names)
-            self._previous[mine] = (keys, used, prints.values(keys, used), html)
+            used = prints.used(names)
+            values = prints.values(keys, used)
+            self._previous[mine] = Previous(keys, used, prints.context_names, values, html, prints)
             self._previous.move_to_end(mine)
             while len(self._previous) > KEEP_PER_VIEWER:
                 self._previous.popitem(last=False)

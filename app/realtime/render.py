@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache, partial
+from itertools import compress
+from operator import methodcaller
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
@@ -79,9 +81,16 @@ LOG_LINES_KEPT = 4096
 _log_lines: dict[tuple[bytes, bool], Markup] = {}
 
 
+_lines_by_entry: dict[tuple[int, bool], tuple[dict[str, Any], Markup]] = {}
+
+
 def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
     """One line of the log as drawn. A line never changes once written (an undo is a new line and a
-    changed flag), so each is drawn once per process and a push draws only the new one."""
+    changed flag), so each is drawn once per process and a push draws only the new one. The log's
+    entries are shared dicts (`Game.log_entries`), found here by identity before by content."""
+    mine = _lines_by_entry.get((id(entry), show_by))
+    if mine is not None and mine[0] is entry:
+        return mine[1]
     key = (digest(entry), show_by)
     line = _log_lines.get(key)
     if line is None:
@@ -89,6 +98,9 @@ def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
             _log_lines.clear()
         ui: Any = ENV.globals["ui"]  # the macros of partials/ui.html
         line = _log_lines[key] = Markup(ui.log_entry(entry, show_by))
+    if len(_lines_by_entry) >= LOG_LINES_KEPT:
+        _lines_by_entry.clear()
+    _lines_by_entry[(id(entry), show_by)] = (entry, line)  # the entry kept alive: its id stays its own
     return line
 
 
@@ -188,10 +200,15 @@ def render_live(
     if memo is None:
         return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
     prints = memo.prints(ctx)
-    return {
+    if viewer is not None:
+        memo.view_started(viewer, prints)
+    blocks = {
         out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
         for template, name, out in slots
     }
+    if viewer is not None:
+        memo.view_finished(viewer, prints)
+    return blocks
 
 
 def warm(systems: list[str]) -> None:
@@ -246,7 +263,7 @@ def page_context(
     """
     view = game.view(state, viewer)
     participants = view["participants"]
-    own = [p for p in participants if p.get("mine")]
+    own = list(compress(participants, map(_MINE, participants)))  # in C: 200 phones see 200 characters
     player = page == "player"
     return {
         "v": view,
@@ -263,6 +280,9 @@ def page_context(
         "manual": state.dice_mode == "manual",
         **extra,
     }
+
+
+_MINE = methodcaller("get", "mine")
 
 
 def people(view: dict[str, Any]) -> list[dict[str, Any]]:

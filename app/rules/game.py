@@ -46,6 +46,11 @@ NOT_UNDOABLE = frozenset(
 UNDO_DEPTH = 50
 
 
+# Log entries by what they are made of (see `Game.log_entries`), shared read-only by every view.
+_WORDED: dict[tuple[Any, ...], tuple[Event, dict[str, Any]]] = {}
+_WORDED_KEPT = 8192
+
+
 class LogEntries(list[dict[str, Any]]):
     """A view's log entries, with what decides them: an event's entry is a function of the event, its
     undone flag and its author's name, so the block memo fingerprints this short list of tuples instead
@@ -310,31 +315,49 @@ class Game:
         every view's log from one list of events): a line is worded once a push, not once a view, the
         views share its dict (read-only), and viewers who see the same events share the whole list.
         """
-        events = self.visible(events, viewer)
         described = {} if described is None else described
-        # Viewers who see the same events see the same log: one list for all of them.
-        seen = ("log", *(e.seq for e in events))
+        events = list(events)
+        # Viewers who see the same events see the same log: one list for all of them. When every event
+        # is public (most pushes) that is every viewer, known without a pass over the events each.
+        public = ("public", *map(id, events))  # these very events (kept alive below, so ids stay theirs)
+        known = described.get(public)
+        if known is None:
+            known = described[public] = (events, all(e.audience == "all" for e in events))
+        everyone = known[1]
+        if not everyone:
+            events = self.visible(events, viewer)
+        seen = ("log", *(e.seq for e in events)) if not everyone else ("log", public)
         shared = described.get(seen)
         if isinstance(shared, LogEntries):
             return shared
         undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
         entries = described[seen] = LogEntries()
         for e in reversed(events):
-            slot = (e.seq, e.seq in undone)
-            entry = described.get(slot)
-            if entry is None:
-                entry = described[slot] = {
-                    "seq": e.seq,
-                    "type": e.type,
-                    "text": self.describe(e),
-                    "by": state.seat_name(e.actor) if e.actor else None,
-                    "at": e.at,
-                    "undone": slot[1],
-                    "secret": e.audience != "all",
-                    "rolls": _rolls_of(e.data),
-                }
+            by = state.seat_name(e.actor) if e.actor else None
+            # Everything an entry is made of: this very event (a room keeps its recent events from push
+            # to push), undone or not, by a seat of this name. Each push finds the same entry, so its
+            # drawn line too, instead of wording it again.
+            slot = (id(e), e.seq in undone, by)
+            worded = _WORDED.get(slot)
+            if worded is None or worded[0] is not e:
+                if len(_WORDED) >= _WORDED_KEPT:
+                    _WORDED.clear()
+                worded = _WORDED[slot] = (  # the event kept alive with its entry: its id stays its own
+                    e,
+                    {
+                        "seq": e.seq,
+                        "type": e.type,
+                        "text": self.describe(e),
+                        "by": by,
+                        "at": e.at,
+                        "undone": slot[1],
+                        "secret": e.audience != "all",
+                        "rolls": _rolls_of(e.data),
+                    },
+                )
+            entry = worded[1]
             entries.append(entry)
-            entries.fingerprint.append((e.seq, e.type, e.at, slot[1], entry["by"]))
+            entries.fingerprint.append((e.seq, e.type, e.at, slot[1], by))
         return entries
 
     # -- snapshots ------------------------------------------------------------------------------

@@ -69,8 +69,9 @@ class Viewer(Frozen):
 
     @property
     def key(self) -> str:
-        """Viewers with the same key see exactly the same thing (render once per key)."""
-        return f"{self.role}:{','.join(sorted(self.participants))}"
+        """Viewers with the same key see exactly the same thing (render once per key). A seat sees its own
+        name and seat id, so a seat's viewers share renders (its tabs), and spectators all share one."""
+        return f"{self.role}:{self.seat_id or ''}:{','.join(sorted(self.participants))}"
 
     def controls(self, participant_id: str | None) -> bool:
         return self.is_gm or (participant_id is not None and participant_id in self.participants)

@@ -207,3 +207,22 @@ def test_every_phone_of_a_push_shares_one_list_of_the_others_and_it_is_each_phon
     table.ok(table.gm, "campaign.add_participant", name="Ogre", kind="npc")
     changed = lists()
     assert changed[0] is not first[0] and [p["name"] for p in changed[0]][-1] == "Ogre"
+
+
+def test_viewers_with_the_same_key_see_the_same_view_so_a_push_may_share_it(client):
+    """A push renders one view per viewer key for every socket of that key. Two players with no character
+    yet are still two seats: each phone's welcome says its own name, so their keys differ."""
+    from tests.helpers import Table
+
+    table = Table.create(client, dice="server")
+    ana, bo = table.join("Ana"), table.join("Bo")
+    fray = client.app.state.fray
+    game = registry.game("generic")
+    with fray.db.read() as session:
+        state = fray.states.current(session, game, table.id)
+    viewers = [state.viewer_for(seat.seat_id, "player") for seat in (ana, bo)]
+    views = [game.view(state, viewer) for viewer in viewers]
+    assert [v["me"]["name"] for v in views] == ["Ana", "Bo"]
+    assert viewers[0].key != viewers[1].key
+    again = state.viewer_for(ana.seat_id, "player")  # the same seat in a second tab shares its render
+    assert again.key == viewers[0].key and game.view(state, again) == views[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.campaign.state import CampaignState, Participant
+from app.rules.campaign.state import CampaignState, Participant, by_id
 from app.rules.system import Event, Viewer
 
 
@@ -32,6 +32,7 @@ def participant_view(state: CampaignState, p: Participant, viewer: Viewer) -> di
 # characters: it is built once per state (keyed by the identity of the tuples it reads, which a state
 # never changes) and shared by every player's view of a push. The shared dicts are never mutated.
 _PLAYERS_SEE: dict[tuple[str, int, int], tuple[Any, Any, list[dict[str, Any]]]] = {}
+_PLACES: dict[int, tuple[list[dict[str, Any]], dict[str, int]]] = {}
 _KEPT = 256
 _NOBODY = Viewer(seat_id=None, role="player", participants=frozenset())
 
@@ -57,8 +58,27 @@ def participants_view(state: CampaignState, viewer: Viewer) -> list[dict[str, An
     shared = _for_players(state, "participants")
     if not viewer.participants:
         return shared
-    own = {p.id: p for p in state.participants if p.id in viewer.participants}
-    return [participant_view(state, own[d["id"]], viewer) if d["id"] in own else d for d in shared]
+    # The shared list with this player's own characters put in their places: a copy (in C) and a few
+    # look-ups, not a pass over every character for every phone.
+    out = list(shared)
+    places = _places(state, shared)
+    index = by_id(state.participants)
+    for pid in viewer.participants:
+        place = places.get(pid)
+        if place is not None:
+            out[place] = participant_view(state, index[pid], viewer)
+    return out
+
+
+def _places(state: CampaignState, shared: list[dict[str, Any]]) -> dict[str, int]:
+    """Where each character stands in the players' shared list (kept with the list it indexes)."""
+    hit = _PLACES.get(id(shared))
+    if hit is not None and hit[0] is shared:
+        return hit[1]
+    if len(_PLACES) >= _KEPT:
+        _PLACES.clear()
+    places = _PLACES[id(shared)] = (shared, {d["id"]: n for n, d in enumerate(shared)})
+    return places[1]
 
 
 def encounter_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
