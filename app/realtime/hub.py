@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,9 @@ from app.store.states import StateCache
 logger = logging.getLogger("fray.hub")
 
 QUEUE_LIMIT = 64  # messages a socket may have waiting before we drop it (it reconnects and catches up)
+# A push gives the loop back after holding it this long (between two views): another table's step waits
+# at most about this much for each slice of a big table's push.
+HOLD_LOOP_S = 0.001
 MAX_CATCHUP = 500  # events a JSON socket is sent on resume; further behind, it is told to reload
 
 
@@ -168,8 +172,10 @@ class Room:
         return snap
 
     async def _broadcast(self, snap: Snap) -> None:
-        """Each distinct view rendered once and queued on its sockets, yielding to the event loop between
-        views so that a table of 200 seats never holds up another table's push. A newer change announced
+        """Each distinct view rendered once and queued on its sockets, yielding to the event loop after
+        each millisecond of views so that a table of 200 seats never holds up another table's push (and
+        a table of eight, whose views take a fraction of a millisecond each, is not queued behind
+        others once per view). A newer change announced
         meanwhile makes the rest of this push stale: it stops, and the next push (already poked) brings
         those sockets straight to the newest state, the most behind first."""
         state = snap.state
@@ -192,9 +198,11 @@ class Room:
         for (_key, since), conns in data.items():
             self._send_json(snap, viewers[conns[0].who()], since, conns)
         behind_first = sorted(html.items(), key=lambda item: min(c.seq for c in item[1]))
-        for done, (key, conns) in enumerate(behind_first):
-            if done:
+        held = time.perf_counter()
+        for key, conns in behind_first:
+            if time.perf_counter() - held > HOLD_LOOP_S:
                 await asyncio.sleep(0)
+                held = time.perf_counter()
                 if self.announced > state.seq:
                     return
             self._send_html(snap, key, conns, viewers[conns[0].who()])

@@ -85,3 +85,70 @@ def test_memory_is_not_trusted_past_what_it_holds(settings, table):
     assert hub.from_memory(table.id, None, known, announced=seq + 1) is None  # another process is ahead
     assert hub.from_memory(table.id, None, known, announced=None) is None  # after a broker outage
     assert hub.from_memory(table.id, 0, known, announced=seq) is None  # a socket further back than the tail
+
+
+def _seated_room(settings, table: Table, players: int):
+    """A room of `players` phones, each a seat with a character of its own (a view each), on fake sockets."""
+    from app.realtime.hub import Conn, Room
+
+    seats = [table.join(f"P{n}") for n in range(players)]
+    for n, seat in enumerate(seats):
+        table.character(f"Hero {n}", owner=seat)
+    hub = _hub(settings, page=40)
+    room = Room(hub, table.id)
+    for seat in seats:
+        conn = Conn(object(), seat.seat_id, "player", "player", "html")  # type: ignore[arg-type]
+        room.conns.add(conn)
+    return hub, room
+
+
+def test_a_big_push_gives_the_loop_back_between_views_and_stops_when_a_newer_change_is_announced(
+    settings, table, monkeypatch
+):
+    """Issue 14: another table's step runs in the middle of a big table's push (it never waits for all
+    of it), and a push made stale by a newer change stops: the next one brings every phone up to date."""
+    import asyncio
+
+    monkeypatch.setattr(hub_module, "HOLD_LOOP_S", 0.0)  # give the loop back after every view
+    hub, room = _seated_room(settings, table, 12)
+    snap = hub.load(table.id, None, [])
+    reached: list[int] = []
+
+    async def another_table() -> None:
+        await asyncio.sleep(0)
+        reached.append(sum(1 for c in room.conns if c.seq == snap.state.seq))
+        room.announced = snap.state.seq + 1  # a newer change: what is left of this push is stale
+
+    async def scenario() -> None:
+        await asyncio.gather(room._broadcast(snap), another_table())
+
+    asyncio.run(scenario())
+    assert 0 < reached[0] < 12  # it ran between two views
+    assert room.seq < snap.state.seq  # the stale push stopped without claiming the room is up to date
+    behind = [c for c in room.conns if c.seq < snap.state.seq]
+    assert behind and all(c.queue.empty() for c in behind)
+    room.announced = 0
+    asyncio.run(room._broadcast(snap))
+    assert room.seq == snap.state.seq and all(c.seq == snap.state.seq for c in room.conns)
+    assert all(c.queue.qsize() == 1 for c in room.conns)  # each phone got exactly one message
+
+
+def test_a_small_push_renders_all_its_views_in_one_hold_of_the_loop(settings, table, monkeypatch):
+    """Eight phones' views take well under a millisecond each: the push does not queue behind other
+    tables once per view."""
+    import asyncio
+
+    monkeypatch.setattr(hub_module, "HOLD_LOOP_S", 10.0)  # a hold no push reaches, whatever the machine
+    hub, room = _seated_room(settings, table, 8)
+    snap = hub.load(table.id, None, [])
+    reached: list[int] = []
+
+    async def another_table() -> None:
+        await asyncio.sleep(0)
+        reached.append(sum(1 for c in room.conns if c.seq == snap.state.seq))
+
+    async def scenario() -> None:
+        await asyncio.gather(room._broadcast(snap), another_table())
+
+    asyncio.run(scenario())
+    assert reached == [8]
