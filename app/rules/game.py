@@ -316,14 +316,15 @@ class Game:
         views share its dict (read-only), and viewers who see the same events share the whole list.
         """
         described = {} if described is None else described
-        events = list(events)
         # Viewers who see the same events see the same log: one list for all of them. When every event
-        # is public (most pushes) that is every viewer, known without a pass over the events each.
-        public = ("public", *map(id, events))  # these very events (kept alive below, so ids stay theirs)
+        # is public (most pushes) that is every viewer, known without a pass over the events each. The
+        # views of a push pass the same list: it is known by its identity (kept alive below).
+        public = ("public", id(events))
         known = described.get(public)
-        if known is None:
-            known = described[public] = (events, all(e.audience == "all" for e in events))
-        everyone = known[1]
+        if known is None or known[0] is not events:
+            listed = list(events)
+            known = described[public] = (events, listed, all(e.audience == "all" for e in listed))
+        events, everyone = known[1], known[2]
         if not everyone:
             events = self.visible(events, viewer)
         seen = ("log", *(e.seq for e in events)) if not everyone else ("log", public)
