@@ -59,6 +59,9 @@ class Conn:
         self.queue: asyncio.Queue[str | Close] = asyncio.Queue(maxsize=QUEUE_LIMIT)
         self.closed = False
         self.sender: asyncio.Task | None = None
+        self.sending = False  # the sender task has a message in flight
+        # `fray serve`'s protocol can write a message at once when nothing is queued (app/web/ws_protocol.py)
+        self.send_now = getattr(ws, "scope", {}).get("extensions", {}).get("fray.send_now")
 
     def viewer(self, state: CampaignState) -> Viewer:
         if self.page == "table":
@@ -77,6 +80,8 @@ class Conn:
     def push(self, message: str) -> None:
         if self.closed:
             return
+        if self.send_now is not None and not self.sending and self.queue.empty() and self.send_now(message):
+            return  # written now, in order: nothing was waiting before it
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -104,10 +109,12 @@ class Conn:
         try:
             while True:
                 message = await self.queue.get()
+                self.sending = True
                 if isinstance(message, Close):
                     await self.ws.close(code=message.code, reason=message.reason)
                     return
                 await self.ws.send_text(message)
+                self.sending = False
         except Exception:  # the peer went away; the receive loop ends the connection
             self.closed = True
 

@@ -100,6 +100,24 @@ class FrayWebSocketProtocol(WebSocketsSansIOProtocol):
         scope = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"]["fray.close_now"] = self.close_now
+            scope["extensions"]["fray.send_now"] = self.send_now
+
+    def send_now(self, text: str) -> bool:
+        """Write a text message into the socket's buffer now, if it can take one without waiting: open,
+        accepted, not closing, and not held back by flow control. False: send it the usual way (the
+        socket's sender task awaits). A push to 200 phones is then 200 writes, not 200 task wake-ups."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.transport.is_closing()
+        ):
+            return False
+        self.conn.send_text(text.encode())
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     def close_now(self, code: int, reason: str) -> None:
         """Close a socket whose sends are stuck behind a peer that does not read: the close frame goes into

@@ -62,3 +62,25 @@ def test_on_fray_serve_a_stuck_socket_gets_its_1013_at_once_not_behind_the_stuck
         assert conn.closed and conn.sender.cancelled() and conn.queue.empty()
 
     asyncio.run(scenario())
+
+
+def test_a_push_to_an_idle_socket_is_written_at_once_and_one_behind_a_queued_message_waits_its_turn():
+    async def scenario():
+        ws = StuckSocket()
+        written: list[str] = []
+        ws.scope = {"extensions": {"fray.send_now": lambda text: written.append(text) or True}}
+        conn = Conn(ws, "seat", "player", "player", "json")  # type: ignore[arg-type]
+        conn.push("first")  # nothing waiting and nothing in flight: straight into the socket's buffer
+        assert written == ["first"] and conn.queue.empty()
+        conn.sender = asyncio.create_task(conn.send_loop())
+        conn.sending = True  # a message the sender task took is still on its way
+        conn.push("second")
+        conn.push("third")
+        assert written == ["first"] and conn.queue.qsize() == 2  # behind it, in order
+        conn.sending = False
+        await asyncio.sleep(0)  # the sender takes "second" (and is stuck sending it)
+        conn.push("fourth")  # "third" is still queued: this one waits too
+        assert written == ["first"] and ws.sent == ["second"] and conn.queue.qsize() == 2
+        conn.sender.cancel()
+
+    asyncio.run(scenario())

@@ -70,3 +70,62 @@ def test_with_context_takeover_nothing_is_shared():
     message = b"the same message " * 20
     first, second = (SharedDeflate(False, False, 12, 12, {"memLevel": 5}) for _ in range(2))
     assert first.encode(Frame(Opcode.TEXT, message)) is not second.encode(Frame(Opcode.TEXT, message))
+
+
+def test_a_push_is_written_at_once_when_the_socket_is_idle_and_a_burst_arrives_whole_and_in_order(
+    settings, monkeypatch
+):
+    """Issue 14: a push to an idle socket is written into its buffer at once (no task wake-up per
+    socket); messages that find one waiting queue behind it. Either way each arrives, in order."""
+    from app.web.ws_protocol import FrayWebSocketProtocol
+
+    written: list[str] = []
+    original = FrayWebSocketProtocol.send_now
+
+    def counting(self, text: str) -> bool:
+        sent = original(self, text)
+        if sent:
+            written.append(text)
+        return sent
+
+    monkeypatch.setattr(FrayWebSocketProtocol, "send_now", counting)
+    port = free_port()
+    config = uvicorn.Config(
+        create_app(settings), port=port, log_level="warning", ws=WS_PROTOCOL, ws_per_message_deflate=True
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+            table = Table.create(http)
+            ann = table.join("Ann")
+            table.ok(table.gm, "generic.pool.create", name="Gold", value=0)
+
+            async def scenario():
+                url = f"ws://127.0.0.1:{port}/ws/campaigns/{table.id}?page=player&after=0"
+                async with websockets.connect(url, additional_headers=ann.auth, compression="deflate") as ws:
+                    first = await asyncio.wait_for(ws.recv(), 5)
+                    seqs = [int(first.rsplit('data-seq="', 1)[1].split('"')[0])]
+
+                    def burst():
+                        for _ in range(6):
+                            table.ok(table.gm, "generic.pool.adjust", pool="Gold", delta=1)
+
+                    await asyncio.to_thread(burst)
+                    last = table.view(table.gm)["campaign"]["seq"]
+                    text = first
+                    while seqs[-1] < last:
+                        text = await asyncio.wait_for(ws.recv(), 5)
+                        seqs.append(int(text.rsplit('data-seq="', 1)[1].split('"')[0]))
+                    assert seqs == sorted(set(seqs))  # in order, none twice
+                    assert "Gold" in text and ">6<" in text.replace(" ", "")
+
+            run(scenario)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    assert written  # the idle socket's pushes went straight into its buffer
