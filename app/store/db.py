@@ -101,12 +101,15 @@ class Database:
             yield session
 
     @contextmanager
-    def write(self, campaign_id: str | None = None) -> Iterator[Session]:
+    def write(self, campaign_id: str | None = None, queue: bool = True) -> Iterator[Session]:
         """A write transaction. Given a campaign, PostgreSQL writers of that campaign take turns on an
         advisory lock held to the commit, so eight players acting at once queue instead of racing for
-        the same seq and running out of retries; other campaigns write in parallel."""
+        the same seq and running out of retries; other campaigns write in parallel. `queue=False` skips
+        that lock (one round trip) for a writer that reads nothing and lets the unique keys judge it.
+        The caller may commit inside the block, to act on the commit while this process's writers of
+        SQLite still wait their turn."""
         with self._one_writer, Session(self._writer, expire_on_commit=False) as session, session.begin():
-            if campaign_id is not None and not self.reads_inline:
+            if campaign_id is not None and queue and not self.reads_inline:
                 session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"), {"c": campaign_id})
             yield session
 

@@ -64,7 +64,8 @@ def append(
     encounter: str | None,
     command_id: str | None = None,
 ) -> list[Event]:
-    """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first."""
+    """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first, or
+    the command_id was used before: the caller must then roll its transaction back."""
     at = utcnow()
     first = after_seq + 1
     rows: list[dict[str, Any]] = [
@@ -83,9 +84,10 @@ def append(
         }
         for i, e in enumerate(events)
     ]
+    # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
+    # statement spoils the transaction anyway) and tried again from the start.
     try:
-        with session.begin_nested():
-            session.execute(insert(T), rows)
+        session.execute(insert(T), rows)
     except IntegrityError as error:
         raise SeqTaken(str(error.orig)) from None
     return [
