@@ -29,6 +29,7 @@ from app.rules.system import Command, CommandSpec, Ctx, Event, NewEvent
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 from app.store import log, projections, snapshots
+from app.store.db import Executor
 from app.store.log import SeqTaken
 
 ATTEMPTS = 10
@@ -97,7 +98,7 @@ def _on_cache(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command
     _Recheck when there is no cached state or the command is refused (it may be refused only on a stale
     state, or be a repeat whose first result is owed)."""
     cid = seat.campaign_id
-    with fray.db.write(cid, queue=False) as session:
+    with fray.db.write_core(cid, queue=False) as conn:
         state = fray.states.get(cid)
         if state is None:
             raise _Recheck
@@ -114,8 +115,8 @@ def _on_cache(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command
             raise _Recheck from None
         if not new_events:
             raise _Recheck
-        events, new_state = append(fray, session, game, state, new_events, seat.seat_id, command.command_id)
-        session.commit()
+        events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
+        conn.commit()
         _committed(fray, new_state, events)  # before the next writer of this process takes its turn
     return CommandResult(new_state.seq, events, new_state, game)
 
@@ -127,10 +128,10 @@ def _committed(fray: Fray, state: CampaignState, events: list[Event]) -> None:
 
 def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command: Command) -> CommandResult:
     cid = seat.campaign_id
-    with fray.db.write(cid) as session:
-        state = fray.states.current(session, game, cid)
+    with fray.db.write_core(cid) as conn:
+        state = fray.states.current(conn, game, cid)
         if command.command_id:
-            found = log.batch_of(session, cid, command.command_id)
+            found = log.batch_of(conn, cid, command.command_id)
             if found is not None:
                 by, events = found
                 if by != seat.seat_id:
@@ -144,15 +145,15 @@ def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command:
         new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
         if isinstance(roller, ManualRoller):
             roller.finish()
-        events, new_state = append(fray, session, game, state, new_events, seat.seat_id, command.command_id)
-        session.commit()
+        events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
+        conn.commit()
         _committed(fray, new_state, events)
     return CommandResult(new_state.seq, events, new_state, game)
 
 
 def append(
     fray: Fray,
-    session: Any,
+    session: Executor,
     game: Game,
     state: CampaignState,
     new_events: list[NewEvent],

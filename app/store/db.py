@@ -5,15 +5,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from anyio import to_thread
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
+# What the store's functions run their Core statements on: an ORM session, or a bare connection where
+# the ORM would add nothing but time (a command's write).
+Executor: TypeAlias = Session | Connection
+_QUEUE = text("SELECT pg_advisory_xact_lock(hashtext(:c))")
 EXAMPLES = "sqlite:///./fray.db or postgresql+psycopg://user:password@host:5432/fray"
 
 
@@ -110,8 +114,17 @@ class Database:
         SQLite still wait their turn."""
         with self._one_writer, Session(self._writer, expire_on_commit=False) as session, session.begin():
             if campaign_id is not None and queue and not self.reads_inline:
-                session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"), {"c": campaign_id})
+                session.execute(_QUEUE, {"c": campaign_id})
             yield session
+
+    @contextmanager
+    def write_core(self, campaign_id: str | None = None, queue: bool = True) -> Iterator[Connection]:
+        """`write` without the ORM: a connection in the same kind of transaction, for Core statements."""
+        with self._one_writer, self._writer.connect() as connection:
+            if campaign_id is not None and queue and not self.reads_inline:
+                connection.execute(_QUEUE, {"c": campaign_id})
+            yield connection
+            connection.commit()  # nothing to do if the caller committed; an error rolls back on close
 
     async def run_read(self, read: Callable[..., T], *args: Any) -> T:
         """Run a read from async code. On SQLite it runs right here: WAL readers never wait for a writer

@@ -8,10 +8,10 @@ from typing import Any
 
 from sqlalchemy import Row, func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from app.rules.events import current_version
 from app.rules.system import Event, NewEvent
+from app.store.db import Executor
 from app.store.models import EventRow, table_of, utcnow
 
 T = table_of(EventRow)  # Core statements: the log is hot, the ORM adds nothing here.
@@ -51,12 +51,12 @@ _COLUMNS = (
 )
 
 
-def last_seq(session: Session, campaign_id: str) -> int:
+def last_seq(session: Executor, campaign_id: str) -> int:
     return session.execute(select(func.max(T.c.seq)).where(T.c.campaign_id == campaign_id)).scalar() or 0
 
 
 def append(
-    session: Session,
+    session: Executor,
     campaign_id: str,
     after_seq: int,
     events: Sequence[NewEvent],
@@ -107,7 +107,7 @@ def append(
 
 
 def after(
-    session: Session, campaign_id: str, seq: int, upto: int | None = None, limit: int | None = None
+    session: Executor, campaign_id: str, seq: int, upto: int | None = None, limit: int | None = None
 ) -> list[Event]:
     query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.seq > seq)
     if upto is not None:
@@ -118,7 +118,7 @@ def after(
     return [_event(row) for row in session.execute(query)]
 
 
-def recent(session: Session, campaign_id: str, limit: int, encounter: str | None = None) -> list[Event]:
+def recent(session: Executor, campaign_id: str, limit: int, encounter: str | None = None) -> list[Event]:
     query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id)
     if encounter is not None:
         query = query.where(T.c.encounter_id == encounter)
@@ -126,12 +126,12 @@ def recent(session: Session, campaign_id: str, limit: int, encounter: str | None
     return [_event(row) for row in reversed(rows)]
 
 
-def of_encounter(session: Session, campaign_id: str, encounter: str) -> list[Event]:
+def of_encounter(session: Executor, campaign_id: str, encounter: str) -> list[Event]:
     query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.encounter_id == encounter)
     return [_event(row) for row in session.execute(query.order_by(T.c.seq))]
 
 
-def batch_of(session: Session, campaign_id: str, command_id: str) -> tuple[str | None, list[Event]] | None:
+def batch_of(session: Executor, campaign_id: str, command_id: str) -> tuple[str | None, list[Event]] | None:
     """The events a command made, found by its command_id, with the seat that sent it."""
     first = session.execute(
         select(T.c.batch, T.c.actor).where(T.c.campaign_id == campaign_id, T.c.command_id == command_id)
