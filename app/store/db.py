@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any, TypeAlias, TypeVar
@@ -10,7 +11,7 @@ from typing import Any, TypeAlias, TypeVar
 from anyio import to_thread
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DisconnectionError
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
@@ -60,13 +61,14 @@ def _shown(url: URL) -> str:
 def make_engine(url: str) -> Engine:
     checked = database_url(url)
     if checked.get_backend_name() == "postgresql":
-        return create_engine(
+        engine = create_engine(
             checked,
-            pool_pre_ping=True,
             pool_size=10,
             max_overflow=20,
             connect_args={"connect_timeout": 10, "application_name": "fray"},
         )
+        _ping_when_idle(engine)
+        return engine
     engine = create_engine(checked, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -85,6 +87,32 @@ def make_engine(url: str) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+IDLE_PING = 1.0  # seconds a pooled PostgreSQL connection may rest before it is pinged on checkout
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """SQLAlchemy's pool_pre_ping, for connections that rested: a server restart is still caught before a
+    request uses a dead connection, and a busy process does not pay a round trip (a third of a command's)
+    for a connection it used a moment ago. The pool's checkout event, as SQLAlchemy documents it: a
+    DisconnectionError there makes the pool retry with a fresh connection."""
+
+    @event.listens_for(engine, "checkin")
+    def _rested_from(_dbapi_connection: Any, record: Any) -> None:
+        record.info["fray_checkin"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("fray_checkin")
+        if since is not None and time.monotonic() - since < IDLE_PING:
+            return
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            dbapi_connection.rollback()
+        except engine.dialect.loaded_dbapi.Error as error:
+            raise DisconnectionError(str(error)) from error
 
 
 class Database:
