@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -11,7 +12,7 @@ from typing import Any, TypeAlias, TypeVar
 from anyio import to_thread
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DisconnectionError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
@@ -84,7 +85,13 @@ def make_engine(url: str) -> Engine:
     def _on_begin(connection: Any) -> None:
         # Writes take the write lock up front, so a read-then-write never fails with SQLITE_BUSY.
         immediate = connection.get_execution_options().get("fray_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        statement = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+        # Straight to the driver: SQLAlchemy's execution path (events, a cursor result) cost as much as a
+        # command's INSERT. Errors are wrapped as that path would (a lock timeout is an OperationalError).
+        try:
+            connection.connection.driver_connection.execute(statement)
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
 
     return engine
 

@@ -15,6 +15,7 @@ from app.store.db import Executor
 from app.store.models import EventRow, table_of, utcnow
 
 T = table_of(EventRow)  # Core statements: the log is hot, the ORM adds nothing here.
+_INSERT = insert(T)
 
 
 class SeqTaken(Exception):
@@ -87,7 +88,7 @@ def append(
     # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
     # statement spoils the transaction anyway) and tried again from the start.
     try:
-        session.execute(insert(T), rows)
+        session.execute(_INSERT, rows[0] if len(rows) == 1 else rows)
     except IntegrityError as error:
         raise SeqTaken(str(error.orig)) from None
     return [
