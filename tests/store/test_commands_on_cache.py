@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from sqlalchemy import event
 
 from app.realtime.broker import MemoryBroker
 from app.rules import registry
@@ -148,3 +149,23 @@ def test_a_seat_removed_by_another_process_is_refused(two):
     with pytest.raises(commands.SeatGone):
         commands.execute(b, ann, {"type": "generic.pool.adjust", "pool": "Gold", "delta": 1})
     assert _gold(a, gm.campaign_id) == 2
+
+
+def test_a_command_on_a_current_cache_runs_one_statement_its_insert(two):
+    """What the quick way saves: no read of the log's end, no command_id look-up, no SAVEPOINT, and on
+    PostgreSQL no advisory lock. (BEGIN and COMMIT are the driver's own.)"""
+    a, _b = two
+    gm, _ann = _table(a)
+    statements: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_rest) -> None:
+        statements.append(statement.split()[0].upper())
+
+    event.listen(a.db.engine, "before_cursor_execute", seen)
+    try:
+        commands.execute(
+            a, gm, {"type": "generic.pool.adjust", "pool": "Gold", "delta": 1, "command_id": "c1"}
+        )
+    finally:
+        event.remove(a.db.engine, "before_cursor_execute", seen)
+    assert statements == ["INSERT"]
