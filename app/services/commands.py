@@ -3,6 +3,13 @@
 Concurrency is the log's UNIQUE(campaign_id, seq): on SQLite the write transaction starts with
 BEGIN IMMEDIATE so writers queue; on PostgreSQL two writers may decide at once, one insert fails and
 the loser reloads the state and decides again (where it usually gets a clear refusal instead).
+
+A command first tries the quick way: decided on this process's cached state, stored with one INSERT.
+The same unique keys check it: its first event takes the seq right after the cached one, so if any
+other writer (thread or process) appended since, the insert fails; a command_id used before fails on
+UNIQUE(campaign_id, command_id). Either failure, and any refusal, goes the careful way: read the log's
+end, look the command_id up, decide again (a repeated command returns its first result, even where
+deciding it again would now be refused).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from app.rules.system import Command, CommandSpec, Ctx, Event, NewEvent
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 from app.store import log, projections, snapshots
+from app.store.db import Executor
 from app.store.log import SeqTaken
 
 ATTEMPTS = 10
@@ -70,19 +78,60 @@ def retrying(attempt: Callable[[], T]) -> T:
     raise Busy("The table is very busy right now; try again in a moment.")
 
 
+class _Recheck(Exception):
+    """The quick way cannot tell: go the careful way."""
+
+
 def execute(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandResult:
     """Run one command for a seat (blocking: call it in a worker thread, or use `run`)."""
     game = registry.game(seat.system)
     spec, command = game.parse(payload)
+    try:
+        return _on_cache(fray, game, seat, spec, command)
+    except (SeqTaken, _Recheck):
+        pass
     return retrying(lambda: _attempt(fray, game, seat, spec, command))
+
+
+def _on_cache(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command: Command) -> CommandResult:
+    """The quick way: no read. Raises SeqTaken when the cache was stale or the command_id was used, and
+    _Recheck when there is no cached state or the command is refused (it may be refused only on a stale
+    state, or be a repeat whose first result is owed)."""
+    cid = seat.campaign_id
+    with fray.db.write_core(cid, queue=False) as conn:
+        state = fray.states.get(cid)
+        if state is None:
+            raise _Recheck
+        try:
+            known = state.seat(seat.seat_id)
+            if known is not None and known.revoked:
+                raise _Recheck
+            actor = state.viewer_for(seat.seat_id, seat.role)
+            roller = _roller(fray, state, spec, command)
+            new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
+            if isinstance(roller, ManualRoller):
+                roller.finish()
+        except RuleError:
+            raise _Recheck from None
+        if not new_events:
+            raise _Recheck
+        events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
+        conn.commit()
+        _committed(fray, new_state, events)  # before the next writer of this process takes its turn
+    return CommandResult(new_state.seq, events, new_state, game)
+
+
+def _committed(fray: Fray, state: CampaignState, events: list[Event]) -> None:
+    fray.states.put(state)  # this process's sockets are pushed from memory
+    fray.states.remember(state.id, events)
 
 
 def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command: Command) -> CommandResult:
     cid = seat.campaign_id
-    with fray.db.write(cid) as session:
-        state = fray.states.current(session, game, cid)
+    with fray.db.write_core(cid) as conn:
+        state = fray.states.current(conn, game, cid)
         if command.command_id:
-            found = log.batch_of(session, cid, command.command_id)
+            found = log.batch_of(conn, cid, command.command_id)
             if found is not None:
                 by, events = found
                 if by != seat.seat_id:
@@ -96,15 +145,15 @@ def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command:
         new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
         if isinstance(roller, ManualRoller):
             roller.finish()
-        events, new_state = append(fray, session, game, state, new_events, seat.seat_id, command.command_id)
-    fray.states.put(new_state)  # committed: this process's sockets are pushed from memory
-    fray.states.remember(cid, events)
+        events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
+        conn.commit()
+        _committed(fray, new_state, events)
     return CommandResult(new_state.seq, events, new_state, game)
 
 
 def append(
     fray: Fray,
-    session: Any,
+    session: Executor,
     game: Game,
     state: CampaignState,
     new_events: list[NewEvent],

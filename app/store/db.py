@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from anyio import to_thread
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError
 from sqlalchemy.orm import Session
 
 T = TypeVar("T")
+# What the store's functions run their Core statements on: an ORM session, or a bare connection where
+# the ORM would add nothing but time (a command's write).
+Executor: TypeAlias = Session | Connection
+_QUEUE = text("SELECT pg_advisory_xact_lock(hashtext(:c))")
 EXAMPLES = "sqlite:///./fray.db or postgresql+psycopg://user:password@host:5432/fray"
 
 
@@ -56,13 +62,14 @@ def _shown(url: URL) -> str:
 def make_engine(url: str) -> Engine:
     checked = database_url(url)
     if checked.get_backend_name() == "postgresql":
-        return create_engine(
+        engine = create_engine(
             checked,
-            pool_pre_ping=True,
             pool_size=10,
             max_overflow=20,
             connect_args={"connect_timeout": 10, "application_name": "fray"},
         )
+        _ping_when_idle(engine)
+        return engine
     engine = create_engine(checked, connect_args={"check_same_thread": False, "timeout": 30})
 
     @event.listens_for(engine, "connect")
@@ -78,9 +85,41 @@ def make_engine(url: str) -> Engine:
     def _on_begin(connection: Any) -> None:
         # Writes take the write lock up front, so a read-then-write never fails with SQLITE_BUSY.
         immediate = connection.get_execution_options().get("fray_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        statement = "BEGIN IMMEDIATE" if immediate else "BEGIN"
+        # Straight to the driver: SQLAlchemy's execution path (events, a cursor result) cost as much as a
+        # command's INSERT. Errors are wrapped as that path would (a lock timeout is an OperationalError).
+        try:
+            connection.connection.driver_connection.execute(statement)
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
 
     return engine
+
+
+IDLE_PING = 1.0  # seconds a pooled PostgreSQL connection may rest before it is pinged on checkout
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """SQLAlchemy's pool_pre_ping, for connections that rested: a server restart is still caught before a
+    request uses a dead connection, and a busy process does not pay a round trip (a third of a command's)
+    for a connection it used a moment ago. The pool's checkout event, as SQLAlchemy documents it: a
+    DisconnectionError there makes the pool retry with a fresh connection."""
+
+    @event.listens_for(engine, "checkin")
+    def _rested_from(_dbapi_connection: Any, record: Any) -> None:
+        record.info["fray_checkin"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("fray_checkin")
+        if since is not None and time.monotonic() - since < IDLE_PING:
+            return
+        try:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            dbapi_connection.rollback()
+        except engine.dialect.loaded_dbapi.Error as error:
+            raise DisconnectionError(str(error)) from error
 
 
 class Database:
@@ -94,6 +133,7 @@ class Database:
         # PostgreSQL writes in parallel; its races end in SeqTaken and a retry.
         self._one_writer = threading.Lock() if is_sqlite(url) else nullcontext()
         self.reads_inline = is_sqlite(url)
+        self._kept: Connection | None = None  # SQLite's writers' connection, between two writes
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -104,11 +144,40 @@ class Database:
     def write(self, campaign_id: str | None = None) -> Iterator[Session]:
         """A write transaction. Given a campaign, PostgreSQL writers of that campaign take turns on an
         advisory lock held to the commit, so eight players acting at once queue instead of racing for
-        the same seq and running out of retries; other campaigns write in parallel."""
+        the same seq and running out of retries; other campaigns write in parallel. The caller may commit
+        inside the block, to act on the commit while this process's other SQLite writers still wait."""
         with self._one_writer, Session(self._writer, expire_on_commit=False) as session, session.begin():
             if campaign_id is not None and not self.reads_inline:
-                session.execute(text("SELECT pg_advisory_xact_lock(hashtext(:c))"), {"c": campaign_id})
+                session.execute(_QUEUE, {"c": campaign_id})
             yield session
+
+    @contextmanager
+    def write_core(self, campaign_id: str | None = None, queue: bool = True) -> Iterator[Connection]:
+        """`write` without the ORM: a connection in the same kind of transaction, for Core statements.
+        `queue=False` skips PostgreSQL's advisory lock (a round trip) for a writer that reads nothing
+        and lets the unique keys judge its insert. SQLite's writers, one at a time, share one connection
+        kept open: taking one from the pool and giving it back cost a tenth of a command."""
+        if not self.reads_inline:
+            with self._writer.connect() as connection:
+                if campaign_id is not None and queue:
+                    connection.execute(_QUEUE, {"c": campaign_id})
+                yield connection
+                connection.commit()  # nothing to do if the caller committed; an error rolls back on close
+            return
+        with self._one_writer:
+            connection, self._kept = self._kept or self._writer.connect(), None
+            try:
+                yield connection
+                connection.commit()
+            except BaseException:
+                try:
+                    connection.rollback()  # a refusal or a taken seq: the connection serves the next writer
+                except BaseException:
+                    connection.close()  # the next writer opens another
+                    raise
+                self._kept = connection
+                raise
+            self._kept = connection
 
     async def run_read(self, read: Callable[..., T], *args: Any) -> T:
         """Run a read from async code. On SQLite it runs right here: WAL readers never wait for a writer
@@ -119,6 +188,10 @@ class Database:
         return await to_thread.run_sync(read, *args)
 
     def dispose(self) -> None:
+        with self._one_writer:
+            if self._kept is not None:
+                self._kept.close()
+                self._kept = None
         self.engine.dispose()
 
 

@@ -8,13 +8,14 @@ from typing import Any
 
 from sqlalchemy import Row, func, insert, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from app.rules.events import current_version
 from app.rules.system import Event, NewEvent
+from app.store.db import Executor
 from app.store.models import EventRow, table_of, utcnow
 
 T = table_of(EventRow)  # Core statements: the log is hot, the ORM adds nothing here.
+_INSERT = insert(T)
 
 
 class SeqTaken(Exception):
@@ -51,12 +52,12 @@ _COLUMNS = (
 )
 
 
-def last_seq(session: Session, campaign_id: str) -> int:
+def last_seq(session: Executor, campaign_id: str) -> int:
     return session.execute(select(func.max(T.c.seq)).where(T.c.campaign_id == campaign_id)).scalar() or 0
 
 
 def append(
-    session: Session,
+    session: Executor,
     campaign_id: str,
     after_seq: int,
     events: Sequence[NewEvent],
@@ -64,7 +65,8 @@ def append(
     encounter: str | None,
     command_id: str | None = None,
 ) -> list[Event]:
-    """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first."""
+    """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first, or
+    the command_id was used before: the caller must then roll its transaction back."""
     at = utcnow()
     first = after_seq + 1
     rows: list[dict[str, Any]] = [
@@ -83,9 +85,10 @@ def append(
         }
         for i, e in enumerate(events)
     ]
+    # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
+    # statement spoils the transaction anyway) and tried again from the start.
     try:
-        with session.begin_nested():
-            session.execute(insert(T), rows)
+        session.execute(_INSERT, rows[0] if len(rows) == 1 else rows)
     except IntegrityError as error:
         raise SeqTaken(str(error.orig)) from None
     return [
@@ -105,7 +108,7 @@ def append(
 
 
 def after(
-    session: Session, campaign_id: str, seq: int, upto: int | None = None, limit: int | None = None
+    session: Executor, campaign_id: str, seq: int, upto: int | None = None, limit: int | None = None
 ) -> list[Event]:
     query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.seq > seq)
     if upto is not None:
@@ -116,7 +119,7 @@ def after(
     return [_event(row) for row in session.execute(query)]
 
 
-def recent(session: Session, campaign_id: str, limit: int, encounter: str | None = None) -> list[Event]:
+def recent(session: Executor, campaign_id: str, limit: int, encounter: str | None = None) -> list[Event]:
     query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id)
     if encounter is not None:
         query = query.where(T.c.encounter_id == encounter)
@@ -124,12 +127,12 @@ def recent(session: Session, campaign_id: str, limit: int, encounter: str | None
     return [_event(row) for row in reversed(rows)]
 
 
-def of_encounter(session: Session, campaign_id: str, encounter: str) -> list[Event]:
+def of_encounter(session: Executor, campaign_id: str, encounter: str) -> list[Event]:
     query = select(*_COLUMNS).where(T.c.campaign_id == campaign_id, T.c.encounter_id == encounter)
     return [_event(row) for row in session.execute(query.order_by(T.c.seq))]
 
 
-def batch_of(session: Session, campaign_id: str, command_id: str) -> tuple[str | None, list[Event]] | None:
+def batch_of(session: Executor, campaign_id: str, command_id: str) -> tuple[str | None, list[Event]] | None:
     """The events a command made, found by its command_id, with the seat that sent it."""
     first = session.execute(
         select(T.c.batch, T.c.actor).where(T.c.campaign_id == campaign_id, T.c.command_id == command_id)

@@ -5,16 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import Table, delete, insert
-from sqlalchemy.orm import Session
 
 from app.rules.campaign.state import CampaignState
+from app.store.db import Executor
 from app.store.models import EncounterRow, ParticipantRow, table_of
 
 P = table_of(ParticipantRow)
 E = table_of(EncounterRow)
 
 
-def sync(session: Session, before: CampaignState | None, after: CampaignState) -> None:
+def sync(session: Executor, before: CampaignState | None, after: CampaignState) -> None:
     # Frozen state: an unchanged tuple is the very same object, so most commands write nothing here.
     if before is None or before.participants is not after.participants:
         _replace(
@@ -57,7 +57,7 @@ def sync(session: Session, before: CampaignState | None, after: CampaignState) -
 
 
 def _replace(
-    session: Session,
+    session: Executor,
     table: Table,
     campaign_id: str,
     rows: list[dict[str, Any]],
@@ -76,7 +76,7 @@ def _replace(
         session.execute(insert(table), changed)
 
 
-def rebuild(session: Session, state: CampaignState) -> None:
+def rebuild(session: Executor, state: CampaignState) -> None:
     """After an undo the projection may have stepped back: rewrite it whole."""
     session.execute(delete(P).where(P.c.campaign_id == state.id))
     session.execute(delete(E).where(E.c.campaign_id == state.id))

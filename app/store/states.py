@@ -9,13 +9,13 @@ from __future__ import annotations
 import threading
 
 from pydantic import ValidationError
-from sqlalchemy.orm import Session
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import RuleError
 from app.rules.game import Game
 from app.rules.system import Event
 from app.store import log, snapshots
+from app.store.db import Executor
 
 # Bump when a state model changes shape: older snapshots are then ignored and the log re-folded.
 STATE_VERSION = "1"
@@ -60,7 +60,7 @@ class StateCache:
             if cached is None or cached.seq <= state.seq:
                 self._states[state.id] = state
 
-    def current(self, session: Session, game: Game, campaign_id: str) -> CampaignState:
+    def current(self, session: Executor, game: Game, campaign_id: str) -> CampaignState:
         last = log.last_seq(session, campaign_id)
         cached = self._states.get(campaign_id)
         if cached is not None and cached.seq == last:
@@ -78,7 +78,7 @@ class StateCache:
         return state
 
     def rebuild(
-        self, session: Session, game: Game, campaign_id: str, upto: int | None = None
+        self, session: Executor, game: Game, campaign_id: str, upto: int | None = None
     ) -> CampaignState:
         """The state as of `upto` (default: now), from the newest usable snapshot at or before it."""
         base: CampaignState | None = None
@@ -95,7 +95,7 @@ class StateCache:
         return game.replay(base, events)
 
     def maybe_snapshot(
-        self, session: Session, game: Game, before: CampaignState, after: CampaignState
+        self, session: Executor, game: Game, before: CampaignState, after: CampaignState
     ) -> None:
         if after.seq // self.snapshot_every > before.seq // self.snapshot_every:
             snapshots.save(session, after.id, after.seq, STATE_VERSION, game.dump(after))
