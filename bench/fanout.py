@@ -62,8 +62,11 @@ async def _listen(url: str, headers: dict, client: Client, ready: asyncio.Event,
                 client.sizes.append(len(data))
 
 
-async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
-    """rooms: [{"id", "clients": [(ws_url, headers)]}]; send(room) -> seq, awaited in its own task."""
+async def _run(rooms: list[dict], rate: float, duration: float, send, started=None) -> dict:
+    """rooms: [{"id", "clients": [(ws_url, headers)]}]; send(room) -> seq, awaited in its own task.
+
+    `started`, awaited once every socket is connected and has settled, right before the first command:
+    what the server does to connect 200 sockets is not a command's cost, nor a stall under the load."""
     stop = asyncio.Event()
     clients: list[Client] = []
     listeners = []
@@ -78,6 +81,8 @@ async def _run(rooms: list[dict], rate: float, duration: float, send) -> dict:
     for client in clients:
         client.received.clear()
         client.sizes.clear()
+    if started is not None:
+        await started()
     sent: list[tuple[str, float, asyncio.Task]] = []
 
     async def fire(room_id: str) -> int:
@@ -212,9 +217,14 @@ async def fray_case(
             r.raise_for_status()
             return r.json()["seq"]
 
-        await http.get("/healthz")  # resets the loop's longest stall: measure only the run
-        cpu_before = cpu() if cpu else 0.0
-        result = await _run(rooms, rate, duration, send)
+        cpu_before = 0.0
+
+        async def started() -> None:
+            nonlocal cpu_before
+            await http.get("/healthz")  # resets the loop's longest stall: measure only the commands
+            cpu_before = cpu() if cpu else 0.0
+
+        result = await _run(rooms, rate, duration, send, started)
         cpu_s = cpu() - cpu_before if cpu else None
         stall = (await http.get("/healthz")).json()["loop_stall_ms"]
         return {
