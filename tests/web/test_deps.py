@@ -42,3 +42,11 @@ def test_no_route_runs_a_dependency_or_endpoint_in_a_worker_thread(tmp_path: Pat
         if not inspect.iscoroutinefunction(call)
     ]
     assert threaded == []
+
+
+def test_the_command_route_solves_one_level_of_dependencies(tmp_path: Path) -> None:
+    """FastAPI solves each level of a dependency tree per request: the seat is one dependency."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/fray.db"))
+    route = next(r for r in routes(app.routes) if r.path == "/api/campaigns/{campaign_id}/commands")
+    assert route.dependant.dependencies
+    assert all(not sub.dependencies for sub in route.dependant.dependencies)
