@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.realtime import render
 from app.realtime.broker import make_broker
@@ -20,7 +21,6 @@ from app.settings import Settings, get_settings
 from app.store.db import Database, claim_sqlite, is_sqlite
 from app.store.states import StateCache
 from app.web import api, backups, errors, live, maps, openapi, pages
-from app.web.compression import GZip
 from app.web.guards import BrowserGuard
 from app.web.limits import BodyLimit, StaticCache
 
@@ -55,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Fray", summary="A rules-aware virtual tabletop.", version="0.1.0", lifespan=lifespan)
     app.state.fray, app.state.hub = fray, hub
     errors.install(app)
-    app.add_middleware(GZip, minimum_size=500)
+    app.add_middleware(GZipMiddleware, minimum_size=500)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, upload_bytes=settings.max_upload_bytes)
     app.add_middleware(StaticCache)
     app.add_middleware(BrowserGuard, public_url=settings.public_url)
