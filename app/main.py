@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
 
     # The loop's longest stall since the last look (milliseconds): how long one table held up the others.
-    def health() -> dict[str, str | float]:
+    async def health() -> dict[str, str | float]:
         return {"status": "ok", "loop_stall_ms": watch.report()}
 
     app.add_api_route("/healthz", health, methods=["GET"], tags=["health"])

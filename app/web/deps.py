@@ -28,8 +28,18 @@ def get_hub(conn: HTTPConnection) -> Hub:
     return hub
 
 
-FrayDep = Annotated[Fray, Depends(get_fray)]
-HubDep = Annotated[Hub, Depends(get_hub)]
+# The dependencies are coroutines: FastAPI runs a plain `def` dependency in a worker thread, and that
+# hop (a thread wake-up, a GIL hand-over, back to the loop) cost every request more than all it does.
+async def fray_dep(conn: HTTPConnection) -> Fray:
+    return get_fray(conn)
+
+
+async def hub_dep(conn: HTTPConnection) -> Hub:
+    return get_hub(conn)
+
+
+FrayDep = Annotated[Fray, Depends(fray_dep)]
+HubDep = Annotated[Hub, Depends(hub_dep)]
 
 
 def cookie_name(campaign_id: str) -> str:
@@ -67,7 +77,8 @@ def check_origin(request: Request, fray: Fray) -> None:
         raise HTTPException(403, "This request came from another site, so it was refused.")
 
 
-async def optional_seat(request: Request, campaign_id: str, fray: FrayDep) -> SeatAuth | None:
+async def _seat(request: Request, campaign_id: str) -> SeatAuth | None:
+    fray = get_fray(request)
     token, from_cookie = token_of(request, campaign_id)
     # A seat authenticated lately needs neither a database read nor a worker thread.
     seat = known_seat(fray, campaign_id, token) if token else None
@@ -78,11 +89,16 @@ async def optional_seat(request: Request, campaign_id: str, fray: FrayDep) -> Se
     return seat
 
 
-async def required_seat(
-    seat: Annotated[SeatAuth | None, Depends(optional_seat)], request: Request
-) -> SeatAuth:
+# Each is one dependency with no dependencies of its own: FastAPI solves every level of a tree for
+# each request, and a seat is asked for on almost every request.
+async def optional_seat(request: Request, campaign_id: str) -> SeatAuth | None:
+    return await _seat(request, campaign_id)
+
+
+async def required_seat(request: Request, campaign_id: str) -> SeatAuth:
+    seat = await _seat(request, campaign_id)
     if seat is None:
-        token, _ = token_of(request, request.path_params.get("campaign_id", ""))
+        token, _ = token_of(request, campaign_id)
         if token:
             raise HTTPException(
                 401, "That seat is not at this table (the link may be old, or the GM removed it)."

@@ -8,7 +8,7 @@ from sqlalchemy import event
 
 from app.main import create_app
 from app.rules.campaign.state import CampaignState, SeatInfo
-from app.services.auth import SeatAuth, SeatCache
+from app.services.auth import SeatAuth, SeatCache, _well_formed, known_seat
 from tests.helpers import Table
 
 ANN = SeatAuth(seat_id="s1", campaign_id="c1", role="player", name="Ann", system="generic")
@@ -118,3 +118,14 @@ def test_a_seat_removed_by_another_process_cannot_ping_there(settings, table: Ta
         )
         assert ping.status_code == 401, ping.text
         assert all(e["type"] != "generic.rolled" for e in there.events(table.gm))
+
+
+def test_a_token_or_campaign_with_a_control_character_names_no_seat(client: TestClient) -> None:
+    table = Table.create(client)
+    assert client.get(f"/api/campaigns/{table.id}", headers=table.gm.auth).status_code == 200
+    for bad in ("\x00", "\x1f", "\x7f"):
+        assert not _well_formed(table.id, table.gm.token + bad)
+        assert not _well_formed(table.id + bad, table.gm.token)
+        assert known_seat(client.app.state.fray, table.id + bad, table.gm.token) is None
+    assert _well_formed(table.id, table.gm.token) and _well_formed(table.id, "é\u2028\x80")
+    assert not _well_formed(table.id, "") and not _well_formed(table.id, "x" * 201)
