@@ -176,8 +176,12 @@ class Fingerprints:
             seen = self._compared[pair] = (old, new, old == new)  # both kept alive: ids stay theirs
         return seen[2]
 
-    def forget_comparisons(self) -> None:
-        self._compared = {}  # what they kept alive may go: the next context compares afresh
+    def finished(self) -> None:
+        """Its blocks are drawn: let go of what only the drawing needed. The context it was compared
+        with above all: each context would otherwise keep the one before alive, and every push of
+        a room's history would stay in memory."""
+        self._compared = {}
+        self.against = None
 
     def compare_with(self, last: Fingerprints) -> None:
         """Work out, once for the view, which of its keys and context names differ from the viewer's
@@ -311,7 +315,7 @@ class BlockMemo:
         """After every block of a viewer's context: it is the one the next push compares with."""
         self._views[viewer] = prints
         self._views.move_to_end(viewer)
-        prints.forget_comparisons()
+        prints.finished()
         while len(self._views) > KEEP_VIEWERS:
             self._views.popitem(last=False)
 

@@ -226,3 +226,32 @@ def test_viewers_with_the_same_key_see_the_same_view_so_a_push_may_share_it(clie
     assert viewers[0].key != viewers[1].key
     again = state.viewer_for(ana.seat_id, "player")  # the same seat in a second tab shares its render
     assert again.key == viewers[0].key and game.view(state, again) == views[0]
+
+
+def test_a_viewer_keeps_only_its_last_context_however_many_pushes_it_had():
+    """Each push compares a viewer's context with its last one: the one before that, and the pushes
+    before it, are let go (a room of 200 phones would otherwise keep its whole history in memory)."""
+    import weakref
+
+    memo = BlockMemo()
+    block = (render.ENV, "pages/player.html", "pools")
+
+    def draw(ctx):
+        return f"pools={ctx['v']['pools']}"
+
+    def push(value: int) -> Fingerprints:
+        context = {"v": {"pools": [{"name": "Gold", "value": value}]}, "system": "generic", "seq": value}
+        prints = memo.prints(context)
+        memo.view_started(("a",), prints)
+        assert (
+            memo.render(*block, prints, draw, viewer=("a",))
+            == f"pools=[{{'name': 'Gold', 'value': {value}}}]"
+        )
+        memo.view_finished(("a",), prints)
+        return prints
+
+    first = weakref.ref(push(1))
+    second = weakref.ref(push(2))
+    for value in range(3, 8):
+        push(value)
+    assert first() is None and second() is None
