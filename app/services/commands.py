@@ -9,7 +9,9 @@ The same unique keys check it: its first event takes the seq right after the cac
 other writer (thread or process) appended since, the insert fails; a command_id used before fails on
 UNIQUE(campaign_id, command_id). Either failure, and any refusal, goes the careful way: read the log's
 end, look the command_id up, decide again (a repeated command returns its first result, even where
-deciding it again would now be refused).
+deciding it again would now be refused). It relies on a campaign's log never shrinking under a running
+process: nothing deletes events, an import takes only a free id, and a backup is restored with Fray
+stopped (docs/deploy.md).
 """
 
 from __future__ import annotations
