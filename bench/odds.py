@@ -2,7 +2,7 @@
 
 Prints one JSON line (milliseconds, median of the trials, the cache cleared before each). The largest
 allowed roll is searched: for each die size, the most dice the odds limit accepts, alone, split in two,
-and beside a kept-dice term; `worst_ms` is the slowest of them.
+and beside a kept-dice term, and kept dice alone (keeping one, half or all); `worst_ms` is the slowest.
 
     .venv/bin/python -m bench.odds
 """
@@ -41,7 +41,9 @@ def allowed(text: str) -> bool:
 
 def largest_rolls() -> list[str]:
     out = []
-    for sides in (4, 6, 10, 12, 20, 30, 50, 100, 300, 1000):
+    for sides in (2, 4, 6, 10, 12, 20, 30, 50, 100, 300, 1000):
+        kept = next((n for n in range(dice.MAX_DICE, 0, -1) if allowed(f"{n}d{sides}kh1")), 0)
+        out += [f"{kept}d{sides}kh{k}" for k in sorted({1, max(1, kept // 2), kept}) if kept]
         n = next(n for n in range(dice.MAX_DICE, 0, -1) if allowed(f"{n}d{sides}"))
         out += [f"{n}d{sides}", f"{n // 2}d{sides}+{n - n // 2}d{sides}"] if n > 1 else [f"{n}d{sides}"]
         for kept in ("3d100kh2", "24d6kh12"):

@@ -14,17 +14,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, factorial
+from math import factorial
 from typing import Protocol
 
+from app.rules import ways
 from app.rules.errors import InputError
 
 MAX_DICE = 100
 MAX_SIDES = 1000
 MAX_CONSTANT = 10_000
 MAX_EXPRESSION_LENGTH = 80
-# Exact odds cost grows with the dice: keep-highest/lowest enumerates multisets of faces, sums
-# convolve over every total. Past these, odds are refused (the roll itself is still fine).
+# Exact odds cost grows with the dice. Past these, odds are refused (the roll itself is still fine).
+# They date from when kept dice were worked out multiset by multiset; counting by threshold
+# (app/rules/ways.py) is far cheaper, but the limits stay so every roll they allow stays allowed
+# and refused ones stay refused, with the slowest allowed roll measured by bench/odds.py.
 MAX_MULTISETS = 250_000
 MAX_ODDS_WORK = 2_000_000  # roughly: dice x sides x possible totals
 
@@ -140,92 +143,27 @@ def mean(dist: Distribution) -> Fraction:
 
 
 def sum_of(count: int, sides: int, zero_high: bool = False) -> Distribution:
-    return _as_distribution(*_sum_ways(count, sides, zero_high))
+    faces = _faces(sides, zero_high)
+    return _as_distribution(ways.sum_of(count, faces[0], faces[-1]), sides**count)
 
 
 def keep_of(count: int, sides: int, keep: int, highest: bool, zero_high: bool = False) -> Distribution:
     """Sum of the `keep` highest (or lowest) of `count` dice."""
     if _multiset_count(sides, count) > MAX_MULTISETS:
         raise InputError(f"{count}d{sides} keeping {keep} is too many dice to work out exact odds for.")
-    return _as_distribution(*_keep_ways(count, sides, keep, highest, zero_high))
+    faces = _faces(sides, zero_high)
+    return _as_distribution(ways.keep_of(count, faces[0], faces[-1], keep, highest), sides**count)
 
 
-# Exact odds count ways in integers (a Fraction per step costs a gcd each time): a table of
-# total -> ways, over all sides**count equally likely rolls, turned into fractions once at the end.
-Ways = dict[int, int]
-
-
-def _as_distribution(ways: Ways, rolls: int) -> Distribution:
-    return {v: Fraction(w, rolls) for v, w in sorted(ways.items()) if w}
+# Exact odds count ways in integers (app/rules/ways.py; a Fraction per step costs a gcd each time):
+# a table of ways over all equally likely rolls, turned into fractions once at the end.
+def _as_distribution(table: ways.Table, rolls: int) -> Distribution:
+    start, counts = table
+    return {start + i: Fraction(w, rolls) for i, w in enumerate(counts) if w}
 
 
 def _faces(sides: int, zero_high: bool) -> list[int]:
     return sorted(read_face(face, zero_high) for face in range(1, sides + 1))
-
-
-def _add_dice(start: int, ways: list[int], count: int, lo: int, hi: int) -> tuple[int, list[int]]:
-    """Ways to roll each total after adding `count` dice of faces lo..hi to a table of ways (ways[i]:
-    total start + i): the table's polynomial times the die's to the power `count`."""
-    die = [1] * (hi - lo + 1)
-    bound = sum(ways) * len(die) ** count  # no coefficient can exceed the number of rolls
-    width = bound.bit_length() // 8 + 1
-    size = len(ways) + (len(die) - 1) * count
-    product = _pack(ways, width) * pow(_pack(die, width), count)
-    return start + lo * count, _unpack(product, width, size)
-
-
-# Polynomials multiply as big integers, each coefficient in its own run of `width` bytes: Python
-# multiplies big integers in C (Karatsuba), far faster than a loop over pairs of coefficients.
-def _pack(values: list[int], width: int) -> int:
-    return int.from_bytes(b"".join(v.to_bytes(width, "little") for v in values), "little")
-
-
-def _unpack(number: int, width: int, size: int) -> list[int]:
-    data = number.to_bytes(width * size, "little")
-    return [int.from_bytes(data[i * width : (i + 1) * width], "little") for i in range(size)]
-
-
-def _sum_ways(count: int, sides: int, zero_high: bool = False) -> tuple[Ways, int]:
-    faces = _faces(sides, zero_high)
-    start, ways = _add_dice(0, [1], count, faces[0], faces[-1])
-    return {start + i: w for i, w in enumerate(ways)}, sides**count
-
-
-def _keep_ways(count: int, sides: int, keep: int, highest: bool, zero_high: bool = False) -> tuple[Ways, int]:
-    """Ways to roll each sum of the kept dice, face value by face value from the kept end: choosing
-    which c of the dice still unplaced show this face (comb ways), the first `keep` placed are kept,
-    and once `keep` are placed the rest may show any face still to come."""
-    faces = _faces(sides, zero_high)
-    order = faces[::-1] if highest else faces
-    open_: dict[tuple[int, int], int] = {(0, 0): 1}  # (dice placed, sum kept) -> ways, fewer than keep placed
-    done: Ways = {}
-    for index, value in enumerate(order):
-        later = len(order) - index - 1  # faces still to come
-        nxt: dict[tuple[int, int], int] = {}
-        for (placed, kept_sum), ways in open_.items():
-            left = count - placed
-            for c in range(left + 1):
-                total = kept_sum + min(c, keep - placed) * value
-                w = ways * comb(left, c)
-                if placed + c >= keep:
-                    rest = left - c
-                    if rest == 0 or later:
-                        done[total] = done.get(total, 0) + w * later**rest
-                else:
-                    nxt[(placed + c, total)] = nxt.get((placed + c, total), 0) + w
-        open_ = nxt
-    return done, sides**count
-
-
-def _convolve_ways(a: Ways, b: Ways) -> Ways:
-    """Ways of the sum of two independent rolls: the product of their polynomials."""
-    a_lo, b_lo = min(a), min(b)
-    a_list = [a.get(a_lo + i, 0) for i in range(max(a) - a_lo + 1)]
-    b_list = [b.get(b_lo + i, 0) for i in range(max(b) - b_lo + 1)]
-    width = (sum(a_list) * sum(b_list)).bit_length() // 8 + 1
-    size = len(a_list) + len(b_list) - 1
-    product = _unpack(_pack(a_list, width) * _pack(b_list, width), width, size)
-    return {a_lo + b_lo + i: w for i, w in enumerate(product) if w}
 
 
 def _multiset_count(kinds: int, count: int) -> int:
@@ -252,18 +190,23 @@ class DiceTerm:
         keep = "" if self.keep is None else f"{'kh' if self.keep_highest else 'kl'}{self.keep}"
         return f"{self.count}d{label}{keep}"
 
-    def ways(self) -> tuple[Ways, int]:
-        """Ways to roll each total (negative for subtracted dice), and how many rolls there are."""
+    def table(self) -> ways.Table:
+        """Ways to roll each total (negative for subtracted dice), over sides**count rolls."""
+        faces = _faces(self.sides, self.zero_high)
         if self.keep is None:
-            ways, rolls = _sum_ways(self.count, self.sides, self.zero_high)
+            table = ways.sum_of(self.count, faces[0], faces[-1])
         else:
             if _multiset_count(self.sides, self.count) > MAX_MULTISETS:
                 raise InputError(f"{self.notation} is too many dice to work out exact odds for.")
-            ways, rolls = _keep_ways(self.count, self.sides, self.keep, self.keep_highest, self.zero_high)
-        return (ways if self.sign > 0 else {-v: w for v, w in ways.items()}), rolls
+            table = ways.keep_of(self.count, faces[0], faces[-1], self.keep, self.keep_highest)
+        return table if self.sign > 0 else ways.negate(table)
+
+    @property
+    def rolls(self) -> int:
+        return self.sides**self.count
 
     def distribution(self) -> Distribution:
-        return _as_distribution(*self.ways())
+        return _as_distribution(self.table(), self.rolls)
 
 
 @dataclass(frozen=True)
@@ -372,20 +315,24 @@ def check_odds_cost(expression: Expression) -> None:
 def _distribution_of(text: str) -> tuple[tuple[int, Fraction], ...]:
     expression = parse(text)
     check_odds_cost(expression)
-    # Plain dice are added one at a time onto the running table; only kept dice need a full product.
-    start, table, rolls = expression.modifier, [1], 1
+    # Plain dice of one kind are one table however the expression splits them (2d6+3d6 is 5d6).
+    plain: dict[tuple[int, bool, int], int] = {}
+    tables = []
     for term in expression.terms:
         if term.keep is None:
-            faces = _faces(term.sides, term.zero_high)
-            lo, hi = (faces[0], faces[-1]) if term.sign > 0 else (-faces[-1], -faces[0])
-            start, table = _add_dice(start, table, term.count, lo, hi)
-            rolls *= term.sides**term.count
-    ways: Ways = {start + i: w for i, w in enumerate(table)}
+            kind = (term.sides, term.zero_high, term.sign)
+            plain[kind] = plain.get(kind, 0) + term.count
+        else:
+            tables.append(term.table())
+    for (sides, zero_high, sign), count in plain.items():
+        tables.append(DiceTerm(count, sides, sign, zero_high=zero_high).table())
+    table: ways.Table = (expression.modifier, [1])
+    for other in sorted(tables, key=lambda t: len(t[1])):
+        table = ways.multiply(table, other)
+    rolls = 1
     for term in expression.terms:
-        if term.keep is not None:
-            term_ways, term_rolls = term.ways()
-            ways, rolls = _convolve_ways(ways, term_ways), rolls * term_rolls
-    return tuple(_as_distribution(ways, rolls).items())
+        rolls *= term.rolls
+    return tuple(_as_distribution(table, rolls).items())
 
 
 def distribution(expression: str | Expression) -> Distribution:
