@@ -6,6 +6,8 @@ import asyncio
 import threading
 import time
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import httpx
 import uvicorn
@@ -20,7 +22,9 @@ from tests.helpers import Table
 from tests.live.test_websocket import run
 
 
-def test_sockets_compress_each_message_alone_and_still_get_the_table(settings):
+@contextmanager
+def fray_serve(settings) -> Iterator[int]:
+    """The app under uvicorn with `fray serve`'s WebSocket protocol, in a thread; yields its port."""
     port = free_port()
     config = uvicorn.Config(
         create_app(settings), port=port, log_level="warning", ws=WS_PROTOCOL, ws_per_message_deflate=True
@@ -32,26 +36,30 @@ def test_sockets_compress_each_message_alone_and_still_get_the_table(settings):
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.02)
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
-            table = Table.create(http)
-            ann = table.join("Ann")
-
-            async def scenario():
-                url = f"ws://127.0.0.1:{port}/ws/campaigns/{table.id}?page=player&after=0"
-                async with websockets.connect(url, additional_headers=ann.auth, compression="deflate") as ws:
-                    offered = ws.response.headers["Sec-WebSocket-Extensions"]
-                    assert "permessage-deflate" in offered
-                    assert "server_no_context_takeover" in offered and "client_no_context_takeover" in offered
-                    first = await asyncio.wait_for(ws.recv(), 5)
-                    assert 'id="live-seq"' in first
-                    await asyncio.to_thread(table.ok, table.gm, "generic.pool.create", name="Gold", value=3)
-                    pushed = await asyncio.wait_for(ws.recv(), 5)
-                    assert "Gold" in pushed
-
-            run(scenario)
+        yield port
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+def test_sockets_compress_each_message_alone_and_still_get_the_table(settings):
+    with fray_serve(settings) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+        table = Table.create(http)
+        ann = table.join("Ann")
+
+        async def scenario():
+            url = f"ws://127.0.0.1:{port}/ws/campaigns/{table.id}?page=player&after=0"
+            async with websockets.connect(url, additional_headers=ann.auth, compression="deflate") as ws:
+                offered = ws.response.headers["Sec-WebSocket-Extensions"]
+                assert "permessage-deflate" in offered
+                assert "server_no_context_takeover" in offered and "client_no_context_takeover" in offered
+                first = await asyncio.wait_for(ws.recv(), 5)
+                assert 'id="live-seq"' in first
+                await asyncio.to_thread(table.ok, table.gm, "generic.pool.create", name="Gold", value=3)
+                pushed = await asyncio.wait_for(ws.recv(), 5)
+                assert "Gold" in pushed
+
+        run(scenario)
 
 
 def test_a_message_sent_to_many_sockets_is_compressed_once_and_reads_back_whole():
@@ -89,43 +97,29 @@ def test_a_push_is_written_at_once_when_the_socket_is_idle_and_a_burst_arrives_w
         return sent
 
     monkeypatch.setattr(FrayWebSocketProtocol, "send_now", counting)
-    port = free_port()
-    config = uvicorn.Config(
-        create_app(settings), port=port, log_level="warning", ws=WS_PROTOCOL, ws_per_message_deflate=True
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
-            table = Table.create(http)
-            ann = table.join("Ann")
-            table.ok(table.gm, "generic.pool.create", name="Gold", value=0)
+    with fray_serve(settings) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+        table = Table.create(http)
+        ann = table.join("Ann")
+        table.ok(table.gm, "generic.pool.create", name="Gold", value=0)
 
-            async def scenario():
-                url = f"ws://127.0.0.1:{port}/ws/campaigns/{table.id}?page=player&after=0"
-                async with websockets.connect(url, additional_headers=ann.auth, compression="deflate") as ws:
-                    first = await asyncio.wait_for(ws.recv(), 5)
-                    seqs = [int(first.rsplit('data-seq="', 1)[1].split('"')[0])]
+        async def scenario():
+            url = f"ws://127.0.0.1:{port}/ws/campaigns/{table.id}?page=player&after=0"
+            async with websockets.connect(url, additional_headers=ann.auth, compression="deflate") as ws:
+                first = await asyncio.wait_for(ws.recv(), 5)
+                seqs = [int(first.rsplit('data-seq="', 1)[1].split('"')[0])]
 
-                    def burst():
-                        for _ in range(6):
-                            table.ok(table.gm, "generic.pool.adjust", pool="Gold", delta=1)
+                def burst():
+                    for _ in range(6):
+                        table.ok(table.gm, "generic.pool.adjust", pool="Gold", delta=1)
 
-                    await asyncio.to_thread(burst)
-                    last = table.view(table.gm)["campaign"]["seq"]
-                    text = first
-                    while seqs[-1] < last:
-                        text = await asyncio.wait_for(ws.recv(), 5)
-                        seqs.append(int(text.rsplit('data-seq="', 1)[1].split('"')[0]))
-                    assert seqs == sorted(set(seqs))  # in order, none twice
-                    assert "Gold" in text and ">6<" in text.replace(" ", "")
+                await asyncio.to_thread(burst)
+                last = table.view(table.gm)["campaign"]["seq"]
+                text = first
+                while seqs[-1] < last:
+                    text = await asyncio.wait_for(ws.recv(), 5)
+                    seqs.append(int(text.rsplit('data-seq="', 1)[1].split('"')[0]))
+                assert seqs == sorted(set(seqs))  # in order, none twice
+                assert "Gold" in text and ">6<" in text.replace(" ", "")
 
-            run(scenario)
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        run(scenario)
     assert written  # the idle socket's pushes went straight into its buffer
