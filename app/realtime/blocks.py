@@ -15,7 +15,7 @@ import pickle
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 
 from jinja2 import Environment, nodes
 
@@ -228,15 +228,23 @@ def _decided(value: Any) -> Any:
     return getattr(value, "fingerprint", value)
 
 
-class Previous(NamedTuple):
-    """What a viewer's last render of a block read, and the render."""
+class Previous:
+    """What a viewer's last render of a block read, and the render. Each belongs to one (viewer,
+    template, block): found unchanged, it is brought up to date in place rather than copied."""
 
-    keys: tuple[str, ...]
-    names: tuple[str, ...]
-    context_names: frozenset[str]
-    values: tuple[Any, ...]
-    html: str
-    drawn_for: Fingerprints | None  # the last context of the viewer this render was found right for
+    __slots__ = ("context_names", "drawn_for", "html", "keys", "names", "values")
+
+    def __init__(
+        self,
+        keys: tuple[str, ...],
+        names: tuple[str, ...],
+        context_names: frozenset[str],
+        values: tuple[Any, ...],
+        html: str,
+        drawn_for: Fingerprints | None,  # the last context of the viewer this render was found right for
+    ) -> None:
+        self.keys, self.names, self.context_names = keys, names, context_names
+        self.values, self.html, self.drawn_for = values, html, drawn_for
 
 
 _CONTEXT_NAMES: dict[frozenset[str], frozenset[str]] = {}
@@ -343,7 +351,7 @@ class BlockMemo:
             now = prints.unchanged(before) if before is not None else None
             if before is not None and now is not None:
                 # Keep this push's objects: the viewer's other blocks compare with the same ones next time.
-                self._previous[mine] = before._replace(values=now, drawn_for=prints)
+                before.values, before.drawn_for = now, prints
                 self._previous.move_to_end(mine)
                 self.reused += 1
                 return before.html
