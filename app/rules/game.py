@@ -51,6 +51,23 @@ _WORDED: dict[tuple[Any, ...], tuple[Event, dict[str, Any]]] = {}
 _WORDED_KEPT = 8192
 
 
+# Options as JSON by the identity of the option: a part that keeps its options from push to push
+# (the generic roll buttons) has each dumped once, not once a view. Shared read-only.
+_DUMPED: dict[int, tuple[Option, dict[str, Any]]] = {}
+_DUMPED_KEPT = 4096
+
+
+def _dumped(option: Option) -> dict[str, Any]:
+    hit = _DUMPED.get(id(option))
+    if hit is not None and hit[0] is option:
+        return hit[1]
+    if len(_DUMPED) >= _DUMPED_KEPT:
+        _DUMPED.clear()
+    dump = option.model_dump(mode="json")
+    _DUMPED[id(option)] = (option, dump)  # the option kept alive with its dump: its id stays its own
+    return dump
+
+
 class LogEntries(list[dict[str, Any]]):
     """A view's log entries, with what decides them: an event's entry is a function of the event, its
     undone flag and its author's name, so the block memo fingerprints this short list of tuples instead
@@ -294,7 +311,7 @@ class Game:
         out.update(GENERIC.view(seen, viewer) if GENERIC.view else {})
         if self.system is not GENERIC and self.system.view:
             out["system"] = self.system.view(state, viewer)
-        out["options"] = [o.model_dump(mode="json") for o in self.options(state, viewer)]
+        out["options"] = [_dumped(o) for o in self.options(state, viewer)]
         if viewer.is_gm and self.system.settings_model is not None:
             out["rulings"] = rulings(self.system.settings_model, state.settings)
         return out

@@ -96,7 +96,26 @@ def roll_odds(expression: str, target: int | None) -> tuple[tuple[Band, ...], st
     return (Band.of(f"{target}+", p), Band.of(f"under {target}", 1 - p)), hint
 
 
+# A viewer's roll buttons read only the presets, which characters are hidden, and who the viewer is
+# and plays: the same list for every push that left those alone (most), shared read-only, kept by the
+# identity of the state's tuples (a state never changes them).
+_BUTTONS: dict[tuple[Any, ...], tuple[Any, Any, list[Option]]] = {}
+_BUTTONS_KEPT = 1024
+
+
 def options(state: CampaignState, viewer: Viewer) -> list[Option]:
+    key = (id(state.presets), id(state.participants), viewer.role, viewer.participants)
+    hit = _BUTTONS.get(key)
+    if hit is not None and hit[0] is state.presets and hit[1] is state.participants:
+        return hit[2]
+    if len(_BUTTONS) >= _BUTTONS_KEPT:
+        _BUTTONS.clear()
+    found = _options(state, viewer)
+    _BUTTONS[key] = (state.presets, state.participants, found)
+    return found
+
+
+def _options(state: CampaignState, viewer: Viewer) -> list[Option]:
     if viewer.role == "spectator":
         return []
     mine = sorted(viewer.participants)
