@@ -1242,3 +1242,25 @@ def test_a_player_sees_their_own_characters_notes_but_not_an_npcs(t: Table):
     assert aria_for_ann["mine"] is True
     assert "Aria-secret-past" not in t.dump("ben")
     assert all("notes" not in p for p in ben["participants"] if p["name"] in ("Aria", "Goblin"))
+
+
+def test_roll_buttons_follow_the_presets_the_hidden_flags_and_the_viewer_from_push_to_push(t: Table):
+    """The buttons are kept between pushes (app/rules/generic/view.py): each change they read shows."""
+
+    def buttons(who: str) -> list[str]:
+        return [o["label"] for o in t.view(who)["options"] if o["group"] == "roll"]
+
+    t.do("gm", "generic.pool.create", name="Gold", value=1)
+    assert buttons("ann") == []
+    t.do("gm", "generic.preset.create", label="Sing", expression="1d6", owner=t.pid("Aria"))
+    t.do("gm", "generic.preset.create", label="Dodge", expression="2d6", target=7)
+    assert buttons("ann") == ["Sing", "Dodge"] and buttons("ben") == ["Dodge"]  # Sing is Aria's
+    t.do("gm", "generic.pool.adjust", pool="Gold", delta=1)  # presets and characters untouched
+    assert buttons("ann") == ["Sing", "Dodge"]
+    t.do("gm", "campaign.set_hidden", participant="Aria", hidden=True)
+    assert buttons("ann") == ["Dodge"] and buttons("gm") == ["Sing", "Dodge"]
+    t.do("gm", "campaign.set_hidden", participant="Aria", hidden=False)
+    assert buttons("ann") == ["Sing", "Dodge"]
+    t.do("gm", "generic.preset.remove", preset="Dodge")
+    assert buttons("ann") == ["Sing"] and buttons("ben") == []
+    assert t.view("spec")["options"] == []
