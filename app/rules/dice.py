@@ -203,7 +203,8 @@ class DiceTerm:
 
     @property
     def rolls(self) -> int:
-        return self.sides**self.count
+        rolls: int = self.sides**self.count
+        return rolls
 
     def distribution(self) -> Distribution:
         return _as_distribution(self.table(), self.rolls)

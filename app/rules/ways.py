@@ -104,6 +104,12 @@ def _others_at_or_below(n: int, at_least: int, below: int) -> int:
     most_below = n - at_least
     if most_below < 0:
         return 0
+
+    def ways(js: range) -> int:
+        found: int = sum(comb(n, j) * below**j for j in js)
+        return found
+
     if most_below < n - most_below:
-        return sum(comb(n, j) * below**j for j in range(most_below + 1))
-    return (below + 1) ** n - sum(comb(n, j) * below**j for j in range(most_below + 1, n + 1))
+        return ways(range(most_below + 1))
+    every: int = (below + 1) ** n  # each of the n dice at or below the threshold
+    return every - ways(range(most_below + 1, n + 1))
