@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -24,8 +26,68 @@ def _owner_name(state: CampaignState, owner: str | None) -> str | None:
     return p.name if p else None
 
 
+# Each part of the view is kept by what it reads: the state's tuples by identity (a state never changes
+# them), whether the viewer is the GM, and only those of the viewer's characters that the part names. A
+# pool nobody owns reads the same for every player, so a push builds one list for all of them, and the
+# block memo fingerprints it once (app/realtime/blocks.py). The parts are shared read-only.
+_PARTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+_PARTS_KEPT = 2048
+
+
+def _part(kind: str, reads: tuple[Any, ...], viewer_key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+    key = (kind, *map(id, reads), *viewer_key)
+    hit = _PARTS.get(key)
+    if hit is not None and all(map(operator.is_, hit[0], reads)):
+        return hit[1]
+    if len(_PARTS) >= _PARTS_KEPT:
+        _PARTS.clear()
+    value = build()
+    _PARTS[key] = (reads, value)  # the tuples kept alive with the part: their ids stay their own
+    return value
+
+
+def _mine_among(viewer: Viewer, ids: Iterable[str | None]) -> frozenset[str]:
+    """The viewer's characters among these: all a part may read of who the viewer plays."""
+    return viewer.participants.intersection(ids) if viewer.participants else frozenset()
+
+
 def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
-    pools = [
+    gm = viewer.is_gm
+    return {
+        "pools": _part(
+            "pools",
+            (state.pools, state.participants),
+            (viewer.role, _mine_among(viewer, (p.owner for p in state.pools))),
+            lambda: _pools(state, viewer),
+        ),
+        "tracks": _part(
+            "tracks",
+            (state.tracks, state.participants),
+            (viewer.role, _mine_among(viewer, (t.owner for t in state.tracks))),
+            lambda: _tracks(state, viewer),
+        ),
+        "presets": _part(
+            "presets",
+            (state.presets, state.participants),
+            (gm,),
+            lambda: [pr.model_dump() for pr in state.presets if gm or not owner_hidden(state, pr.owner)],
+        ),
+        "initiative": _part(
+            "initiative",
+            (state.initiative, state.participants),
+            (
+                gm,
+                _mine_among(
+                    viewer, (*(e.participant for e in state.initiative.entries), state.initiative.current)
+                ),
+            ),
+            lambda: _initiative(state, viewer),
+        ),
+    }
+
+
+def _pools(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
+    return [
         {
             **p.model_dump(exclude={"hidden"} if not viewer.is_gm else set()),
             "owner_name": _owner_name(state, p.owner),
@@ -34,7 +96,10 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
         for p in state.pools
         if _visible(state, p, viewer)
     ]
-    tracks = [
+
+
+def _tracks(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
+    return [
         {
             **t.model_dump(exclude={"hidden"} if not viewer.is_gm else set()),
             "owner_name": _owner_name(state, t.owner),
@@ -44,6 +109,9 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
         for t in state.tracks
         if _visible(state, t, viewer)
     ]
+
+
+def _initiative(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
     init = state.initiative
     current = init.current
     entries = []
@@ -62,19 +130,13 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             }
         )
     current_p = state.find_participant(current) if current else None
+    seen = current_p is not None and (viewer.is_gm or not current_p.hidden)
     return {
-        "pools": pools,
-        "tracks": tracks,
-        "presets": [
-            pr.model_dump() for pr in state.presets if viewer.is_gm or not owner_hidden(state, pr.owner)
-        ],
-        "initiative": {
-            "round": init.round,
-            "entries": entries,
-            "current": current if current_p and (viewer.is_gm or not current_p.hidden) else None,
-            "current_name": current_p.name if current_p and (viewer.is_gm or not current_p.hidden) else None,
-            "my_turn": bool(current and current in viewer.participants),
-        },
+        "round": init.round,
+        "entries": entries,
+        "current": current if seen else None,
+        "current_name": current_p.name if current_p and seen else None,
+        "my_turn": bool(current and current in viewer.participants),
     }
 
 

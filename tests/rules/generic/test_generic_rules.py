@@ -1264,3 +1264,35 @@ def test_roll_buttons_follow_the_presets_the_hidden_flags_and_the_viewer_from_pu
     t.do("gm", "generic.preset.remove", preset="Dodge")
     assert buttons("ann") == ["Sing"] and buttons("ben") == []
     assert t.view("spec")["options"] == []
+
+
+def test_pools_tracks_and_initiative_are_kept_per_push_but_follow_every_change_and_viewer(t: Table):
+    """Each part of the generic view is kept by what it reads (app/rules/generic/view.py): whose the
+    viewer's characters are, hidden flags and every change must still show, view by view."""
+
+    def adjustable(who: str, part: str) -> dict[str, bool]:
+        return {x["name"]: x["can_adjust"] for x in t.view(who)[part]}
+
+    t.do("gm", "generic.pool.create", name="Gold", value=1)
+    t.do("gm", "generic.pool.create", name="Luck", value=1, owner="Aria")
+    t.do("gm", "generic.track.create", name="Harm", total=4, owner="Brick")
+    assert adjustable("ann", "pools") == {"Gold": True, "Luck": True}
+    assert adjustable("ben", "pools") == {"Gold": True, "Luck": False}
+    assert adjustable("ann", "tracks") == {"Harm": False} and adjustable("ben", "tracks") == {"Harm": True}
+    t.do("gm", "generic.pool.adjust", pool="Gold", delta=2)
+    assert [p["value"] for p in t.view("ben")["pools"]] == [3, 1]
+    t.do("gm", "campaign.set_hidden", participant="Aria", hidden=True)
+    assert adjustable("ben", "pools") == {"Gold": True}
+    assert adjustable("gm", "pools") == {"Gold": True, "Luck": True}
+    t.do("gm", "campaign.set_hidden", participant="Aria", hidden=False)
+    t.do("gm", "generic.initiative.add", participant="Aria", value=20)
+    t.do("gm", "generic.initiative.add", participant="Brick", value=10)
+    t.do("gm", "generic.initiative.next")
+    ann, ben = t.view("ann")["initiative"], t.view("ben")["initiative"]
+    assert (ann["my_turn"], ben["my_turn"]) == (True, False)
+    assert [e["mine"] for e in ann["entries"]] == [True, False] and [e["mine"] for e in ben["entries"]] == [
+        False,
+        True,
+    ]
+    t.do("gm", "generic.initiative.next")
+    assert (t.view("ann")["initiative"]["my_turn"], t.view("ben")["initiative"]["my_turn"]) == (False, True)
