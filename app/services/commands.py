@@ -16,6 +16,7 @@ stopped (docs/deploy.md).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -183,4 +184,7 @@ async def run(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> Command
     result = await to_thread.run_sync(execute, fray, seat, payload)
     if not result.repeated:
         await fray.broker.publish(seat.campaign_id, result.seq)
+        # The room's push starts before this reply is built and sent (about a millisecond of HTTP): the
+        # phones wait on the push, and the caller's own page is updated by it too.
+        await asyncio.sleep(0)
     return result

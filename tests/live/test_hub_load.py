@@ -152,3 +152,53 @@ def test_a_small_push_renders_all_its_views_in_one_hold_of_the_loop(settings, ta
 
     asyncio.run(scenario())
     assert reached == [8]
+
+
+def test_a_push_sends_its_first_eight_views_before_it_gives_the_loop_back(settings, table, monkeypatch):
+    """A table of eight is pushed in one go even when the hold is spent at once; a bigger one yields
+    after its eighth view."""
+    import asyncio
+
+    monkeypatch.setattr(hub_module, "HOLD_LOOP_S", 0.0)
+    hub, room = _seated_room(settings, table, 12)
+    snap = hub.load(table.id, None, [])
+    reached: list[int] = []
+
+    async def another_table() -> None:  # scheduled after the push: runs at its first yield
+        reached.append(sum(1 for c in room.conns if c.seq == snap.state.seq))
+
+    async def scenario() -> None:
+        await asyncio.gather(room._broadcast(snap), another_table())
+
+    asyncio.run(scenario())
+    assert reached == [hub_module.VIEWS_BEFORE_YIELD]
+    assert all(c.seq == snap.state.seq for c in room.conns)  # and the rest followed
+
+
+def test_a_command_returns_only_once_its_push_to_this_process_has_gone_out(settings, table):
+    """The push is not queued behind the command's own HTTP reply: by the time `commands.run` hands
+    back its result (and the reply is built), this process's phones have been sent the change."""
+    import asyncio
+    import dataclasses
+
+    from app.realtime.broker import MemoryBroker
+    from app.services import commands
+    from app.services.auth import seat_for
+
+    fray = table.http.app.state.fray
+    hub, room = _seated_room(settings, table, 3)
+    hub.states = fray.states
+    hub.rooms[table.id] = room
+
+    async def scenario() -> tuple[int, list[int]]:
+        broker = MemoryBroker()
+        await broker.start(hub.notify, hub.resync)
+        ours = dataclasses.replace(fray, broker=broker)
+        seat = seat_for(ours, table.id, table.gm.token)
+        assert seat is not None
+        result = await commands.run(ours, seat, {"type": "generic.roll", "expression": "1d6", "dice": [4]})
+        return result.seq, [c.seq for c in room.conns]
+
+    seq, pushed = asyncio.run(scenario())
+    assert pushed == [seq] * 3
+    assert all(c.queue.qsize() == 1 for c in room.conns)
