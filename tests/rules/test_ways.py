@@ -57,11 +57,6 @@ def test_a_hundred_kept_dice_count_all_their_rolls(keep):
     assert counts[-1] == sum(comb(100, j) * 3**j for j in range(100 - keep + 1))
 
 
-def test_keeping_every_die_is_the_plain_sum():
-    assert ways.keep_of(30, 1, 6, 30, True) == ways.sum_of(30, 1, 6)
-    assert ways.keep_of(30, 1, 6, 30, False) == ways.sum_of(30, 1, 6)
-
-
 def test_the_largest_plain_sums_are_symmetric_and_count_every_roll():
     start, counts = ways.sum_of(99, 1, 20)
     assert start == 99 and len(counts) == 99 * 19 + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from app.rules import dice
 from app.rules.campaign.state import CampaignState
@@ -32,13 +32,14 @@ def _owner_name(state: CampaignState, owner: str | None) -> str | None:
 # block memo fingerprints it once (app/realtime/blocks.py). The parts are shared read-only.
 _PARTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
 _PARTS_KEPT = 2048
+T = TypeVar("T")
 
 
-def _part(kind: str, reads: tuple[Any, ...], viewer_key: tuple[Any, ...], build: Callable[[], Any]) -> Any:
+def _part(kind: str, reads: tuple[Any, ...], viewer_key: tuple[Any, ...], build: Callable[[], T]) -> T:
     key = (kind, *map(id, reads), *viewer_key)
     hit = _PARTS.get(key)
     if hit is not None and all(map(operator.is_, hit[0], reads)):
-        return hit[1]
+        return cast(T, hit[1])
     if len(_PARTS) >= _PARTS_KEPT:
         _PARTS.clear()
     value = build()
@@ -158,23 +159,15 @@ def roll_odds(expression: str, target: int | None) -> tuple[tuple[Band, ...], st
     return (Band.of(f"{target}+", p), Band.of(f"under {target}", 1 - p)), hint
 
 
-# A viewer's roll buttons read only the presets, which characters are hidden, and who the viewer is
-# and plays: the same list for every push that left those alone (most), shared read-only, kept by the
-# identity of the state's tuples (a state never changes them).
-_BUTTONS: dict[tuple[Any, ...], tuple[Any, Any, list[Option]]] = {}
-_BUTTONS_KEPT = 1024
-
-
 def options(state: CampaignState, viewer: Viewer) -> list[Option]:
-    key = (id(state.presets), id(state.participants), viewer.role, viewer.participants)
-    hit = _BUTTONS.get(key)
-    if hit is not None and hit[0] is state.presets and hit[1] is state.participants:
-        return hit[2]
-    if len(_BUTTONS) >= _BUTTONS_KEPT:
-        _BUTTONS.clear()
-    found = _options(state, viewer)
-    _BUTTONS[key] = (state.presets, state.participants, found)
-    return found
+    """A viewer's roll buttons, kept like the view's parts: they read only the presets, which
+    characters are hidden, and who the viewer is and plays (the one character a button defaults to)."""
+    return _part(
+        "buttons",
+        (state.presets, state.participants),
+        (viewer.role, viewer.participants),
+        lambda: _options(state, viewer),
+    )
 
 
 def _options(state: CampaignState, viewer: Viewer) -> list[Option]:
