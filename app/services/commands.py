@@ -163,19 +163,24 @@ def append(
     actor: str | None,
     command_id: str | None = None,
 ) -> tuple[list[Event], CampaignState]:
-    """Append events in the open write transaction and fold them; keeps snapshots and projections in step."""
+    """Append events in the open write transaction and fold them; keeps snapshots and projections in step.
+    When the events' insert is the whole write, it runs as one statement of its own (`Database.alone`)."""
     if not new_events:
         raise RuleError("Nothing to do.")
-    events = log.append(session, state.id, state.seq, new_events, actor, state.active_encounter, command_id)
+    rows, events = log.stamped(state.id, state.seq, new_events, actor, state.active_encounter, command_id)
     undone = [seq for e in events if e.type == "campaign.undone" for seq in e.data["seqs"]]
     if undone:
+        log.insert_rows(session, rows)
         snapshots.drop_from(session, state.id, min(undone))
         new_state = fray.states.rebuild(session, game, state.id)
         projections.rebuild(session, new_state)
-    else:
-        new_state = game.replay(state, events)
-        projections.sync(session, state, new_state)
-        fray.states.maybe_snapshot(session, game, state, new_state)
+        return events, new_state
+    new_state = game.replay(state, events)
+    if not projections.changes(state, new_state) and not fray.states.snapshot_due(state, new_state):
+        fray.db.alone(session)
+    log.insert_rows(session, rows)
+    projections.sync(session, state, new_state)
+    fray.states.maybe_snapshot(session, game, state, new_state)
     return events, new_state
 
 

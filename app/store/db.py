@@ -179,6 +179,14 @@ class Database:
                 raise
             self._kept = connection
 
+    def alone(self, session: Executor) -> None:
+        """The caller's next statement is its whole write. On PostgreSQL, where nothing has begun yet, it
+        then runs without BEGIN and COMMIT: one statement is atomic on its own, and a command on a warm
+        cache costs one round trip instead of three. The pool resets the connection when it goes back."""
+        if self.reads_inline or not isinstance(session, Connection) or session.in_transaction():
+            return
+        session.execution_options(isolation_level="AUTOCOMMIT")
+
     async def run_read(self, read: Callable[..., T], *args: Any) -> T:
         """Run a read from async code. On SQLite it runs right here: WAL readers never wait for a writer
         and a read takes well under a millisecond, less than a hop to a worker thread and back, which

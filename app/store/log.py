@@ -56,17 +56,15 @@ def last_seq(session: Executor, campaign_id: str) -> int:
     return session.execute(select(func.max(T.c.seq)).where(T.c.campaign_id == campaign_id)).scalar() or 0
 
 
-def append(
-    session: Executor,
+def stamped(
     campaign_id: str,
     after_seq: int,
     events: Sequence[NewEvent],
     actor: str | None,
     encounter: str | None,
     command_id: str | None = None,
-) -> list[Event]:
-    """Append a command's events after `after_seq`. Raises SeqTaken if someone else got there first, or
-    the command_id was used before: the caller must then roll its transaction back."""
+) -> tuple[list[dict[str, Any]], list[Event]]:
+    """A command's events as the rows to insert after `after_seq` and as the events they will be."""
     at = utcnow()
     first = after_seq + 1
     rows: list[dict[str, Any]] = [
@@ -85,13 +83,7 @@ def append(
         }
         for i, e in enumerate(events)
     ]
-    # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
-    # statement spoils the transaction anyway) and tried again from the start.
-    try:
-        session.execute(_INSERT, rows[0] if len(rows) == 1 else rows)
-    except IntegrityError as error:
-        raise SeqTaken(str(error.orig)) from None
-    return [
+    stored = [
         Event(
             seq=r["seq"],
             type=r["type"],
@@ -105,6 +97,34 @@ def append(
         )
         for r in rows
     ]
+    return rows, stored
+
+
+def insert_rows(session: Executor, rows: list[dict[str, Any]]) -> None:
+    """Insert stamped rows in one statement, so that it is atomic even outside a transaction. Raises
+    SeqTaken if someone else got there first, or the command_id was used before: the caller must then
+    roll its transaction back."""
+    # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
+    # statement spoils the transaction anyway) and tried again from the start.
+    try:
+        session.execute(_INSERT, rows[0]) if len(rows) == 1 else session.execute(_INSERT.values(rows))
+    except IntegrityError as error:
+        raise SeqTaken(str(error.orig)) from None
+
+
+def append(
+    session: Executor,
+    campaign_id: str,
+    after_seq: int,
+    events: Sequence[NewEvent],
+    actor: str | None,
+    encounter: str | None,
+    command_id: str | None = None,
+) -> list[Event]:
+    """Append a command's events after `after_seq` (`stamped`, then `insert_rows`)."""
+    rows, stored = stamped(campaign_id, after_seq, events, actor, encounter, command_id)
+    insert_rows(session, rows)
+    return stored
 
 
 def after(

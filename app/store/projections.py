@@ -14,6 +14,11 @@ P = table_of(ParticipantRow)
 E = table_of(EncounterRow)
 
 
+def changes(before: CampaignState, after: CampaignState) -> bool:
+    """Whether `sync` would write anything for this step."""
+    return before.participants is not after.participants or before.encounters is not after.encounters
+
+
 def sync(session: Executor, before: CampaignState | None, after: CampaignState) -> None:
     # Frozen state: an unchanged tuple is the very same object, so most commands write nothing here.
     if before is None or before.participants is not after.participants:

@@ -94,8 +94,11 @@ class StateCache:
             raise CampaignMissing("There is no such campaign.")
         return game.replay(base, events)
 
+    def snapshot_due(self, before: CampaignState, after: CampaignState) -> bool:
+        return after.seq // self.snapshot_every > before.seq // self.snapshot_every
+
     def maybe_snapshot(
         self, session: Executor, game: Game, before: CampaignState, after: CampaignState
     ) -> None:
-        if after.seq // self.snapshot_every > before.seq // self.snapshot_every:
+        if self.snapshot_due(before, after):
             snapshots.save(session, after.id, after.seq, STATE_VERSION, game.dump(after))

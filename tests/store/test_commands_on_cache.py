@@ -10,17 +10,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, select
 
 from app.realtime.broker import MemoryBroker
 from app.rules import registry
 from app.rules.errors import RuleError
+from app.rules.system import NewEvent
 from app.services import campaigns, commands
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 from app.settings import Settings
-from app.store import log
+from app.store import log, snapshots
 from app.store.db import Database
+from app.store.models import ParticipantRow
 from app.store.states import StateCache
 
 
@@ -151,21 +153,92 @@ def test_a_seat_removed_by_another_process_is_refused(two):
     assert _gold(a, gm.campaign_id) == 2
 
 
+def _postgres(fray: Fray) -> bool:
+    return not fray.db.reads_inline
+
+
+def _statements(fray: Fray, payload: dict, seat: SeatAuth) -> list[tuple[str, bool]]:
+    """Each statement a command sent: its verb, and whether it ran in a transaction of its own making
+    (on PostgreSQL, False when the driver ran it alone, without BEGIN and COMMIT)."""
+    statements: list[tuple[str, bool]] = []
+
+    def seen(conn, _cursor, statement, *_rest) -> None:
+        driver = conn.connection.driver_connection
+        in_transaction = not driver.autocommit if _postgres(fray) else True
+        statements.append((statement.split()[0].upper(), in_transaction))
+
+    event.listen(fray.db.engine, "before_cursor_execute", seen)
+    try:
+        commands.execute(fray, seat, payload)
+    finally:
+        event.remove(fray.db.engine, "before_cursor_execute", seen)
+    return statements
+
+
 def test_a_command_on_a_current_cache_runs_one_statement_its_insert(two):
     """What the quick way saves: no read of the log's end, no command_id look-up, no SAVEPOINT, and on
-    PostgreSQL no advisory lock. (BEGIN and COMMIT are the driver's own.)"""
+    PostgreSQL no advisory lock, and no BEGIN or COMMIT: the insert is atomic alone, one round trip."""
     a, _b = two
     gm, _ann = _table(a)
+    payload = {"type": "generic.pool.adjust", "pool": "Gold", "delta": 1, "command_id": "c1"}
+    assert _statements(a, payload, gm) == [("INSERT", not _postgres(a))]
+    assert _gold(a, gm.campaign_id) == 2
+
+
+def test_a_command_that_also_writes_a_projection_writes_it_in_the_same_transaction(two):
+    a, _b = two
+    gm, _ann = _table(a)
+    added = _statements(a, {"type": "campaign.add_participant", "name": "Orc"}, gm)
+    assert [verb for verb, _ in added] == ["INSERT", "INSERT"]  # the event, then the participant's row
+    assert all(in_transaction for _, in_transaction in added)
+    with a.db.read() as session:
+        names = session.execute(
+            select(ParticipantRow.name).where(ParticipantRow.campaign_id == gm.campaign_id)
+        ).scalars()
+        assert list(names) == ["Orc"]
+
+
+def test_a_command_that_takes_a_snapshot_takes_it_in_the_same_transaction(settings: Settings):
+    fray = Fray(
+        settings=settings,
+        db=Database(settings.database_url),
+        broker=MemoryBroker(),
+        states=StateCache(snapshot_every=5),
+    )
+    try:
+        gm, _ann = _table(fray)  # seqs 1-4: created, joined, joined, pool created
+        give = {"type": "generic.pool.adjust", "pool": "Gold", "delta": 1}
+        at_five = _statements(fray, give, gm)
+        assert [verb for verb, _ in at_five] == ["INSERT", "INSERT"]  # the event, then the snapshot
+        assert all(in_transaction for _, in_transaction in at_five)
+        assert _statements(fray, give, gm) == [("INSERT", not _postgres(fray))]  # seq 6: none due
+        with fray.db.read() as session:
+            assert snapshots.latest(session, gm.campaign_id)[0] == 5
+    finally:
+        fray.db.dispose()
+
+
+def test_several_events_go_in_as_one_statement_all_or_none(two):
+    """Run alone on PostgreSQL, a command's insert must still store all of its events or none."""
+    a, _b = two
+    gm, _ann = _table(a)
+    end = len(_events(a, gm.campaign_id))
+    new = [NewEvent(type="generic.pool_changed", data={"pool": "Gold", "to": n}) for n in (5, 6)]
+    clash, _ = log.stamped(gm.campaign_id, end + 1, new[:1], gm.seat_id, None)
+    later, _ = log.stamped(gm.campaign_id, end, new, gm.seat_id, None)  # its second row is end + 2
+    with a.db.write_core() as conn:
+        log.insert_rows(conn, clash)  # end + 2 is taken
     statements: list[str] = []
 
     def seen(_conn, _cursor, statement, *_rest) -> None:
-        statements.append(statement.split()[0].upper())
+        statements.append(statement)
 
     event.listen(a.db.engine, "before_cursor_execute", seen)
     try:
-        commands.execute(
-            a, gm, {"type": "generic.pool.adjust", "pool": "Gold", "delta": 1, "command_id": "c1"}
-        )
+        with pytest.raises(log.SeqTaken), a.db.write_core() as conn:
+            a.db.alone(conn)
+            log.insert_rows(conn, later)
     finally:
         event.remove(a.db.engine, "before_cursor_execute", seen)
-    assert statements == ["INSERT"]
+    assert len(statements) == 1
+    assert [e.seq for e in _events(a, gm.campaign_id)][-2:] == [end, end + 2]  # end + 1 was not stored
