@@ -5,8 +5,9 @@ With context takeover, permessage-deflate keeps a zlib compressor and decompress
 sockets sit idle between them, so each message is compressed on its own: an idle phone costs far less.
 
 Compressed alone, the same message compresses to the same bytes on every socket, so a push to a room is
-compressed once and the bytes are shared (most of a room sees one view). Measured by bench/idle_sockets.py
-and bench/fanout.py (docs/performance.md).
+compressed once and the bytes are shared (most of a room sees one view). The frame around them is the same
+too: a message pushed to many sockets is framed once and its bytes written to each. Measured by
+bench/idle_sockets.py and bench/fanout.py (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.extensions.permessage_deflate import PerMessageDeflate, ServerPerMessageDeflateFactory
 from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 SHARED_MESSAGES = 32  # recent distinct messages kept compressed: a room's views of its latest pushes
@@ -71,6 +73,12 @@ def deflate() -> ServerPerMessageDeflateFactory:
 class FrayWebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O protocol with shared compression, and limits for peers that stop reading."""
 
+    # For each kind of socket, the last message framed, known by identity (a push hands every socket of
+    # a view the same string), with its bytes on the wire.
+    last_framed: dict[tuple[int, ...], tuple[str, bytes]] = {}
+    _frame_kind: tuple[int, ...] | None = None
+    _frame_kind_known = False  # worked out once, after the handshake fixed the socket's extensions
+
     def _cannot_flush(self) -> bool:
         if self.transport.get_write_buffer_size() > MAX_UNSENT:
             self.transport.abort()
@@ -115,9 +123,40 @@ class FrayWebSocketProtocol(WebSocketsSansIOProtocol):
             or self.transport.is_closing()
         ):
             return False
-        self.conn.send_text(text.encode())
-        self.transport.write(b"".join(self.conn.data_to_send()))
+        conn = self.conn
+        kind = self._shareable_frames()
+        if kind is None or conn.expect_continuation_frame or conn.state is not State.OPEN:
+            conn.send_text(text.encode())  # the protocol's own checks and errors
+            self.transport.write(b"".join(conn.data_to_send()))
+            return True
+        pending = conn.data_to_send()  # nothing is, as every write is flushed at once; kept in order anyway
+        if pending:
+            self.transport.write(b"".join(pending))
+        self.transport.write(self.framed(text, kind))
         return True
+
+    def framed(self, text: str, kind: tuple[int, ...]) -> bytes:
+        """A text message's bytes on the wire for sockets of this kind, framed once for all of them.
+        What `ServerProtocol.send_text` writes: a server's frames are not masked, and each message is
+        compressed alone (`SharedDeflate`), so the bytes depend only on the text and the kind."""
+        last = self.last_framed.get(kind)
+        if last is not None and last[0] is text:
+            return last[1]
+        data = Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=self.conn.extensions)
+        self.last_framed[kind] = (text, data)
+        return data
+
+    def _shareable_frames(self) -> tuple[int, ...] | None:
+        """What a frame's bytes depend on for this socket (the window its messages are compressed with),
+        or None when they depend on the socket's own history (compression with context takeover)."""
+        if not self._frame_kind_known:
+            deflates = [e for e in self.conn.extensions if isinstance(e, SharedDeflate)]
+            shared = len(deflates) == len(self.conn.extensions) and all(
+                e.local_no_context_takeover for e in deflates
+            )
+            self._frame_kind = tuple(e.local_max_window_bits for e in deflates) if shared else None
+            self._frame_kind_known = True
+        return self._frame_kind
 
     def close_now(self, code: int, reason: str) -> None:
         """Close a socket whose sends are stuck behind a peer that does not read: the close frame goes into

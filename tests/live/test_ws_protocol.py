@@ -123,3 +123,44 @@ def test_a_push_is_written_at_once_when_the_socket_is_idle_and_a_burst_arrives_w
 
         run(scenario)
     assert written  # the idle socket's pushes went straight into its buffer
+
+
+def test_a_message_pushed_to_many_sockets_is_framed_once_for_each_kind_of_socket(settings, monkeypatch):
+    """Issue 14: a shared message is framed once and its bytes written to every socket of the same kind
+    (compressed alike); a socket without compression gets its own frame, and all read the same text."""
+    from app.web.ws_protocol import FrayWebSocketProtocol
+
+    framed: list[tuple[str, tuple[int, ...]]] = []
+    original = FrayWebSocketProtocol.framed
+
+    def counting(self, text: str, kind: tuple[int, ...]) -> bytes:
+        last = FrayWebSocketProtocol.last_framed.get(kind)
+        if last is None or last[0] is not text:
+            framed.append((text, kind))
+        return original(self, text, kind)
+
+    monkeypatch.setattr(FrayWebSocketProtocol, "framed", counting)
+    with fray_serve(settings) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}") as http:
+        table = Table.create(http)
+        ann = table.join("Ann")
+
+        async def scenario():
+            url = f"ws://127.0.0.1:{port}/ws/campaigns/{table.id}?page=table&after=0"
+            kinds = ["deflate", "deflate", "deflate", None]
+            sockets = [
+                await websockets.connect(url, additional_headers=ann.auth, compression=kind) for kind in kinds
+            ]
+            try:
+                for ws in sockets:
+                    await asyncio.wait_for(ws.recv(), 5)  # each socket's own first render
+                framed.clear()
+                await asyncio.to_thread(table.ok, table.gm, "generic.pool.create", name="Gold", value=3)
+                pushed = [await asyncio.wait_for(ws.recv(), 5) for ws in sockets]
+            finally:
+                for ws in sockets:
+                    await ws.close()
+            assert "Gold" in pushed[0] and all(text == pushed[0] for text in pushed)
+            assert sorted(kind for _, kind in framed) == [(), (12,)]  # once compressed, once plain
+            assert framed[0][0] is framed[1][0]  # one message, the same string for all four
+
+        run(scenario)
