@@ -6,6 +6,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager, nullcontext
 from typing import Any, TypeAlias, TypeVar
 
@@ -21,6 +22,10 @@ T = TypeVar("T")
 Executor: TypeAlias = Session | Connection
 _QUEUE = text("SELECT pg_advisory_xact_lock(hashtext(:c))")
 EXAMPLES = "sqlite:///./fray.db or postgresql+psycopg://user:password@host:5432/fray"
+
+
+class WouldWait(Exception):
+    """A write that must not wait (it runs on the event loop) found the writer's lock taken."""
 
 
 class DatabaseConfigError(ValueError):
@@ -96,6 +101,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+CHECKPOINT_EVERY = 200  # writes on the event loop between two checkpoints (SQLite's own: ~1,000 pages)
 IDLE_PING = 1.0  # seconds a pooled PostgreSQL connection may rest before it is pinged on checkout
 
 
@@ -134,6 +140,12 @@ class Database:
         self._one_writer = threading.Lock() if is_sqlite(url) else nullcontext()
         self.reads_inline = is_sqlite(url)
         self._kept: Connection | None = None  # SQLite's writers' connection, between two writes
+        # SQLite's writer on the event loop (`write_now`): it never waits for a lock, and never syncs a
+        # checkpoint to disk; every CHECKPOINT_EVERY of its writes a worker thread checkpoints the WAL.
+        self._kept_now: Connection | None = None
+        self._written_now = 0
+        self._checkpointing: Future[None] | None = None
+        self._checkpointer: ThreadPoolExecutor | None = None
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -187,6 +199,64 @@ class Database:
             return
         session.execution_options(isolation_level="AUTOCOMMIT")
 
+    @contextmanager
+    def write_now(self) -> Iterator[Connection]:
+        """`write_core` for a write on the event loop, on SQLite: a write there is a fraction of a
+        millisecond, less than a hop to a worker thread and back. It must never block the loop, so it
+        raises WouldWait rather than wait: for this process's other writer (a worker thread), or for
+        another process holding SQLite's write lock (a backup, a migration). Its connection does not
+        checkpoint the WAL (a checkpoint syncs to disk): a worker thread does, every CHECKPOINT_EVERY."""
+        if not self.reads_inline:
+            raise WouldWait
+        lock: Any = self._one_writer
+        if not lock.acquire(blocking=False):
+            raise WouldWait
+        try:
+            connection, self._kept_now = self._kept_now or self._connect_now(), None
+            try:
+                connection.begin()
+            except DBAPIError as error:  # another process holds the write lock: wait in a thread
+                connection.rollback()
+                self._kept_now = connection
+                raise WouldWait from error
+            try:
+                yield connection
+                connection.commit()
+            except BaseException:
+                try:
+                    connection.rollback()
+                except BaseException:
+                    connection.close()
+                    raise
+                self._kept_now = connection
+                raise
+            self._kept_now = connection
+            self._written_now += 1
+            if self._written_now % CHECKPOINT_EVERY == 0:
+                self._checkpoint_soon()
+        finally:
+            lock.release()
+
+    def _connect_now(self) -> Connection:
+        connection = self._writer.connect()
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.execute("PRAGMA busy_timeout=0")  # SQLITE_BUSY at once, not after up to 30 s
+        driver.execute("PRAGMA wal_autocheckpoint=0")
+        return connection
+
+    def _checkpoint_soon(self) -> None:
+        if self._checkpointing is not None and not self._checkpointing.done():
+            return  # the last one is still at it; the next write will ask again
+        if self._checkpointer is None:
+            self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="fray-checkpoint")
+        self._checkpointing = self._checkpointer.submit(self.checkpoint)
+
+    def checkpoint(self) -> None:
+        """Copy the WAL's pages into the database file, without holding up readers or writers."""
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
     async def run_read(self, read: Callable[..., T], *args: Any) -> T:
         """Run a read from async code. On SQLite it runs right here: WAL readers never wait for a writer
         and a read takes well under a millisecond, less than a hop to a worker thread and back, which
@@ -196,10 +266,14 @@ class Database:
         return await to_thread.run_sync(read, *args)
 
     def dispose(self) -> None:
+        if self._checkpointer is not None:
+            self._checkpointer.shutdown(wait=True)
+            self._checkpointer = None
         with self._one_writer:
-            if self._kept is not None:
-                self._kept.close()
-                self._kept = None
+            for kept in (self._kept, self._kept_now):
+                if kept is not None:
+                    kept.close()
+            self._kept = self._kept_now = None
         self.engine.dispose()
 
 
