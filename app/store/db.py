@@ -144,7 +144,7 @@ class Database:
         # checkpoint to disk; every CHECKPOINT_EVERY of its writes a worker thread checkpoints the WAL.
         self._kept_now: Connection | None = None
         self._written_now = 0
-        self._checkpointing: Future[None] | None = None
+        self._checkpointing: Future[tuple[int, int, int]] | None = None
         self._checkpointer: ThreadPoolExecutor | None = None
 
     @contextmanager
@@ -252,10 +252,12 @@ class Database:
             self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="fray-checkpoint")
         self._checkpointing = self._checkpointer.submit(self.checkpoint)
 
-    def checkpoint(self) -> None:
-        """Copy the WAL's pages into the database file, without holding up readers or writers."""
+    def checkpoint(self) -> tuple[int, int, int]:
+        """Copy the WAL's pages into the database file, without holding up readers or writers: whether
+        it was kept from finishing, the WAL's pages, and how many of them are in the file now."""
         with self.engine.connect() as connection:
-            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            busy, pages, copied = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        return busy, pages, copied
 
     async def run_read(self, read: Callable[..., T], *args: Any) -> T:
         """Run a read from async code. On SQLite it runs right here: WAL readers never wait for a writer

@@ -151,12 +151,13 @@ def test_this_processs_other_writer_sends_the_command_to_a_thread(gm, hops):
 def test_the_loops_writes_are_checkpointed_by_a_worker_thread(gm, hops, monkeypatch):
     fray, seat = gm
     monkeypatch.setattr(db_module, "CHECKPOINT_EVERY", 3)
-    checkpoints: list[str] = []
+    checkpoints: list[tuple[str, tuple[int, int, int]]] = []
     original = Database.checkpoint
 
-    def recorded(self: Database) -> None:
-        checkpoints.append(threading.current_thread().name)
-        original(self)
+    def recorded(self: Database) -> tuple[int, int, int]:
+        done = original(self)
+        checkpoints.append((threading.current_thread().name, done))
+        return done
 
     monkeypatch.setattr(Database, "checkpoint", recorded)
 
@@ -167,7 +168,9 @@ def test_the_loops_writes_are_checkpointed_by_a_worker_thread(gm, hops, monkeypa
 
     asyncio.run(seven())
     assert hops == [] and _gold(fray, seat.campaign_id) == 7
-    assert len(checkpoints) == 2 and all(name.startswith("fray-checkpoint") for name in checkpoints)
+    assert len(checkpoints) == 2 and all(name.startswith("fray-checkpoint") for name, _ in checkpoints)
+    for _name, (busy, pages, copied) in checkpoints:
+        assert busy == 0 and pages > 0 and copied == pages  # every page of the WAL is in the file
     with fray.db.write_now() as connection:  # the loop's own connection leaves checkpoints to them
         assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 0
