@@ -98,7 +98,8 @@ def create(
                 type="campaign.seat_joined", data={"seat": {"id": seat_id, "name": gm_name, "role": "gm"}}
             ),
         ]
-        events = log.append(session, cid, 0, created, seat_id, None)
+        rows, events = log.stamped(cid, 0, created, seat_id, None)
+        log.insert_rows(session, rows)
         state = game.replay(None, events)
         projections.sync(session, None, state)
     fray.states.put(state)

@@ -112,21 +112,6 @@ def insert_rows(session: Executor, rows: list[dict[str, Any]]) -> None:
         raise SeqTaken(str(error.orig)) from None
 
 
-def append(
-    session: Executor,
-    campaign_id: str,
-    after_seq: int,
-    events: Sequence[NewEvent],
-    actor: str | None,
-    encounter: str | None,
-    command_id: str | None = None,
-) -> list[Event]:
-    """Append a command's events after `after_seq` (`stamped`, then `insert_rows`)."""
-    rows, stored = stamped(campaign_id, after_seq, events, actor, encounter, command_id)
-    insert_rows(session, rows)
-    return stored
-
-
 def after(
     session: Executor, campaign_id: str, seq: int, upto: int | None = None, limit: int | None = None
 ) -> list[Event]:

@@ -46,7 +46,8 @@ def test_a_row_keeps_its_version_and_is_read_upcast(database_url: str):
                     }
                 ],
             )
-            new = log.append(session, "c1", 1, [NewEvent(type="generic.initiative_cleared")], None, None)
+            rows, new = log.stamped("c1", 1, [NewEvent(type="generic.initiative_cleared")], None, None)
+            log.insert_rows(session, rows)
         assert new[0].version == current_version("generic.initiative_cleared") == 1
         with db.read() as session:
             (old, cleared) = log.after(session, "c1", 0)
