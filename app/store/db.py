@@ -232,8 +232,8 @@ class Database:
                 raise
             self._kept_now = connection
             self._written_now += 1
-            if self._written_now % CHECKPOINT_EVERY == 0:
-                self._checkpoint_soon()
+            if self._written_now >= CHECKPOINT_EVERY and self._checkpoint_soon():
+                self._written_now = 0
         finally:
             lock.release()
 
@@ -245,12 +245,15 @@ class Database:
         driver.execute("PRAGMA wal_autocheckpoint=0")
         return connection
 
-    def _checkpoint_soon(self) -> None:
+    def _checkpoint_soon(self) -> bool:
+        """Hand a checkpoint to the worker; False while the last one is still at it (the next write asks
+        again)."""
         if self._checkpointing is not None and not self._checkpointing.done():
-            return  # the last one is still at it; the next write will ask again
+            return False
         if self._checkpointer is None:
             self._checkpointer = ThreadPoolExecutor(1, thread_name_prefix="fray-checkpoint")
         self._checkpointing = self._checkpointer.submit(self.checkpoint)
+        return True
 
     def checkpoint(self) -> tuple[int, int, int]:
         """Copy the WAL's pages into the database file, without holding up readers or writers: whether

@@ -174,3 +174,30 @@ def test_the_loops_writes_are_checkpointed_by_a_worker_thread(gm, hops, monkeypa
     with fray.db.write_now() as connection:  # the loop's own connection leaves checkpoints to them
         assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 0
+
+
+def test_a_checkpoint_still_running_is_asked_for_again_by_the_next_write(gm, hops, monkeypatch):
+    fray, seat = gm
+    monkeypatch.setattr(db_module, "CHECKPOINT_EVERY", 2)
+    release, calls = threading.Event(), []
+    original = Database.checkpoint
+
+    def slow(self: Database) -> tuple[int, int, int]:
+        calls.append(time.perf_counter())
+        release.wait(5)
+        return original(self)
+
+    monkeypatch.setattr(Database, "checkpoint", slow)
+
+    async def writes(count: int) -> None:
+        for _ in range(count):
+            await commands.run(fray, seat, GIVE)
+            await asyncio.sleep(0.02)
+
+    asyncio.run(writes(4))  # the 2nd write hands one over; the 4th finds it still running
+    assert len(calls) == 1
+    release.set()
+    time.sleep(0.1)
+    asyncio.run(writes(1))  # so the 5th asks again, not the 6th
+    fray.db.dispose()  # waits for the worker
+    assert len(calls) == 2 and hops == []
