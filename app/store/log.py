@@ -107,7 +107,10 @@ def insert_rows(session: Executor, rows: list[dict[str, Any]]) -> None:
     # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
     # statement spoils the transaction anyway) and tried again from the start.
     try:
-        session.execute(_INSERT, rows[0]) if len(rows) == 1 else session.execute(_INSERT.values(rows))
+        if len(rows) == 1:
+            session.execute(_INSERT, rows[0])
+        else:
+            session.execute(_INSERT.values(rows))  # one multi-row statement, not executemany
     except IntegrityError as error:
         raise SeqTaken(str(error.orig)) from None
 
