@@ -411,7 +411,7 @@ def check_json(value: Any, depth: int = 0) -> None:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise InputError("The command holds text that is not valid Unicode (a lone surrogate).") from None
-        if any(c in CONTROL for c in value):
+        if not CONTROL.isdisjoint(value):  # one pass in C, not a generator step per character
             raise InputError("The command holds a control character (such as NUL): take it out.")
     elif isinstance(value, Mapping):
         for key, item in value.items():
