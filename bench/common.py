@@ -30,6 +30,21 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def machine_ms(rounds: int = 5) -> float:
+    """How fast this machine runs Python right now: the same fixed work (dicts, strings, JSON, the kind
+    of steps a push is made of), best of `rounds`, in ms. A shared machine's speed drifts by 2x over a
+    day; runs whose figures are compared should have this close, and a run's figure says which it was."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        rows = [{"id": f"p{i}", "hp": i % 17, "name": f"Hero {i}"} for i in range(20_000)]
+        text = json.dumps(rows)
+        back = json.loads(text)
+        "".join(f'<li id="{r["id"]}">{r["name"]}: {r["hp"]}</li>' for r in back)
+        best = min(best, time.perf_counter() - start)
+    return round(best * 1000, 1)
+
+
 def emit(scenario: str, **figures) -> dict:
     line = {"scenario": scenario, **figures}
     print(json.dumps(line), flush=True)

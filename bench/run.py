@@ -2,6 +2,8 @@
 
 The full run gives every fan-out scenario at least 300 samples (60 s at 5 commands a second), with
 Fray and the bare server interleaved in three turns; the quick one runs each for a few seconds.
+`machine_ms`, at the start and at the end, is the same fixed Python work timed on this machine: a shared
+machine's speed drifts over a day, and runs compare fairly only when it is about the same.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ import sys
 
 from bench import commands, fanout, first_load, idle_sockets, load, odds, triptycho_geometry
 from bench import map as battle_map
+from bench.common import emit, machine_ms
 
 
 def main(quick: bool) -> dict:
     duration, slices = (4.0, 1) if quick else (60.0, 3)
+    machine_before = machine_ms()
     eight = fanout.scenario(8, 8, 5.0, duration / 4 if not quick else duration, slices=slices)
     crowd = fanout.scenario(1, 200, 5.0, duration, slices=slices)
     own = {n: fanout.scenario(1, n, 5.0, duration, players=n, slices=slices) for n in (8, 64, 200)}
@@ -26,6 +30,8 @@ def main(quick: bool) -> dict:
     triptycho_geometry.main()
     board = battle_map.main(quick)
     exact = odds.main()
+    machine = [machine_before, machine_ms()]
+    emit("machine", machine_ms=machine)
     postgres = next((r for r in persisted if r["scenario"] == "commands_postgres"), None)
     runs = [eight, crowd, *own.values()]
     summary = {
@@ -51,6 +57,7 @@ def main(quick: bool) -> dict:
         "map_fog_mask_ms": board["fog_mask_ms_p50"],
         "map_token_move_p99_ms": board["token_move_p99_ms"],
         "odds_cold_worst_ms": exact["worst_ms"],
+        "machine_ms": machine,
     }
     print(json.dumps(summary), flush=True)
     return summary
