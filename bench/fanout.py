@@ -20,10 +20,10 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import httpx
 import websockets
+from websockets.asyncio.client import ClientConnection
 
 from bench.common import ROOT, cpu_seconds, emit, fray_server, free_port, percentile, wait_healthy
 
@@ -37,7 +37,7 @@ class Client:
     received: list[tuple[int, float]] = field(default_factory=list)  # (seq, when)
     sizes: list[int] = field(default_factory=list)
     sample: str = ""  # the last message, for the bare server to send text like it
-    ws: Any = None  # the open connection, closed by the run when it is over
+    ws: ClientConnection | None = None  # the open connection, closed by the run when it is over
 
     def first_at_least(self, seq: int) -> float | None:
         for got, when in self.received:
