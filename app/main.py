@@ -12,7 +12,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.realtime import render
 from app.realtime.broker import make_broker
 from app.realtime.hub import Hub
-from app.realtime.loop_watch import LoopWatch
+from app.realtime.loop_watch import LoopWatch, WakeOnTraffic
 from app.realtime.render import ROOT
 from app.rules import registry
 from app.services.context import Fray
@@ -34,8 +34,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         states=StateCache(settings.snapshot_every),
         limits=buckets_for(settings.broker_url),
     )
-    hub = Hub(fray.db, fray.states, settings.log_page)
     watch = LoopWatch()
+    hub = Hub(fray.db, fray.states, settings.log_page, busy=watch.wake)
     render.warm(list(registry.systems()))
 
     @asynccontextmanager
@@ -60,6 +60,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(StaticCache)
     app.add_middleware(BrowserGuard, public_url=settings.public_url)
     app.add_middleware(errors.ServerErrors)
+    app.add_middleware(WakeOnTraffic, watch=watch)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     for module in (api, maps, backups, live, pages):
         app.include_router(module.router)

@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,6 +153,7 @@ class Room:
         self.task: asyncio.Task | None = None
 
     def poke(self) -> None:
+        self.hub.busy()
         self.wake.set()
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._loop())
@@ -211,6 +213,7 @@ class Room:
         for n, (key, conns) in enumerate(behind_first):
             if n >= VIEWS_BEFORE_YIELD and time.perf_counter() - held > HOLD_LOOP_S:
                 await asyncio.sleep(0)
+                self.hub.busy()  # a push of 200 seats goes on for longer than the watch lingers
                 held = time.perf_counter()
                 if self.announced > state.seq:
                     return
@@ -279,10 +282,13 @@ class Room:
 
 
 class Hub:
-    def __init__(self, db: Database, states: StateCache, log_page: int = 40):
+    def __init__(
+        self, db: Database, states: StateCache, log_page: int = 40, busy: Callable[[], None] = lambda: None
+    ):
         self.db = db
         self.states = states
         self.log_page = log_page
+        self.busy = busy  # told when a push starts and as it goes on (the loop watch ticks meanwhile)
         self.rooms: dict[str, Room] = {}
 
     def from_memory(

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.realtime.loop_watch import TICK, LoopWatch
+from app.realtime.hub import Hub, Room
+from app.realtime.loop_watch import BUSY, LINGER, TICK, LoopWatch, WakeOnTraffic
 
 
 def test_a_held_loop_is_reported_once_and_then_the_watch_starts_again():
@@ -37,3 +38,80 @@ def test_a_stopped_watch_no_longer_ticks():
         return watch.report()
 
     assert asyncio.run(scenario()) == 0.0
+
+
+def test_an_idle_watch_rests_and_work_wakes_it():
+    async def scenario() -> tuple[int, int, int, float]:
+        watch = LoopWatch()
+        watch.start()
+        await asyncio.sleep(LINGER + TICK * 5)
+        rested = watch.ticks
+        await asyncio.sleep(TICK * 10)
+        still = watch.ticks  # nothing woke it: no tick in a hundred milliseconds
+        watch.wake()
+        time.sleep(0.06)  # work right after the wake-up holds the loop
+        await asyncio.sleep(TICK * 2)
+        woken = watch.ticks
+        held = watch.report()
+        await watch.stop()
+        return rested, still, woken, held
+
+    rested, still, woken, held = asyncio.run(scenario())
+    assert rested <= (LINGER / TICK) + 3  # it ticked while it lingered, then stopped
+    assert still == rested
+    assert woken > still
+    assert held >= 60 - TICK * 1000  # measured from its first tick after the wake-up
+
+
+def test_a_loop_still_at_work_keeps_the_watch_ticking_past_its_linger():
+    async def scenario() -> float:
+        watch = LoopWatch()
+        watch.start()
+        busy_until = time.perf_counter() + LINGER * 4
+        while time.perf_counter() < busy_until:  # a long push in slices: nothing wakes the watch
+            time.sleep(BUSY * 3)
+            await asyncio.sleep(0)
+        watch.report()
+        time.sleep(0.06)  # a stall long after the last wake-up
+        await asyncio.sleep(TICK * 2)
+        held = watch.report()
+        await watch.stop()
+        return held
+
+    assert asyncio.run(scenario()) >= 60 - TICK * 1000
+
+
+def test_requests_socket_messages_and_pushes_wake_the_watch():
+    woken: list[str] = []
+
+    class Counting(LoopWatch):
+        def wake(self) -> None:
+            woken.append("wake")
+
+    watch = Counting()
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "websocket":
+            await receive()
+            await receive()
+
+    async def nothing() -> dict:
+        return {"type": "websocket.receive", "text": "hi"}
+
+    async def scenario() -> list[int]:
+        counts = []
+        middleware = WakeOnTraffic(app, watch)
+        await middleware({"type": "http"}, nothing, nothing)
+        counts.append(len(woken))
+        await middleware({"type": "websocket"}, nothing, nothing)  # the connection, then two messages
+        counts.append(len(woken))
+        return counts
+
+    async def push() -> None:
+        hub = Hub(None, None, busy=watch.wake)  # type: ignore[arg-type]  # an empty room's push reads neither
+        Room(hub, "c").poke()
+        await asyncio.sleep(0)
+
+    assert asyncio.run(scenario()) == [1, 4]
+    asyncio.run(push())
+    assert len(woken) == 5
