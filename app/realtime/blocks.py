@@ -284,13 +284,20 @@ def _names_in(env: Environment, node: nodes.Node, seen: frozenset[str]) -> set[s
 
 
 @cache
-def names_read(env: Environment, template: str, block: str) -> tuple[str, ...]:
-    """The context names a block's source mentions, its includes' too (loop variables too: harmless)."""
+def mentions(env: Environment, template: str, block: str) -> frozenset[str] | None:
+    """Every name a block's source mentions, its includes' too; None if unknowable."""
     for node in _parsed(env, template).find_all(nodes.Block):
         if node.name == block:
             found = _names_in(env, node, frozenset({template}))
-            return EVERY_NAME if found is None else tuple(sorted(found - CONSTANT))
+            return None if found is None else frozenset(found)
     raise KeyError(f"{template} has no block {block}")
+
+
+@cache
+def names_read(env: Environment, template: str, block: str) -> tuple[str, ...]:
+    """The context names a block's source mentions, its includes' too (loop variables too: harmless)."""
+    found = mentions(env, template, block)
+    return EVERY_NAME if found is None else tuple(sorted(found - CONSTANT))
 
 
 class BlockMemo:

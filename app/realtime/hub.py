@@ -224,19 +224,32 @@ class Room:
         state = snap.state
         page = key[0]
         context = render.page_context(snap.game, state, viewer, snap.recent, page, snap.described)
-        blocks = render.render_live(page, context, self.memo, key)
+        # The log is compared by its lines and its block drawn only when a page needs it whole.
+        blocks = render.render_live(page, context, self.memo, key, render.LOG_ONLY)
         lines = render.log_items(context, self.memo)
-        old, old_lines = self.rendered.get(key), self.logs.get(key, [])
+        old, old_lines = self.rendered.get(key), self.logs.get(key)
         self.rendered[key], self.logs[key] = blocks, lines
         marker = render.seq_marker(state.seq)
-        full = "".join(blocks.values()) + marker
+        whole_log: str | None = None
         diff = None
-        if old is not None:
-            changed = [name for name, html in blocks.items() if old.get(name) != html]
-            append = render.log_append(old_lines, lines) if "log" in changed else None
-            diff = "".join(append if name == "log" and append else blocks[name] for name in changed) + marker
+        if old is not None and old_lines is not None:
+            changed = {name: html for name, html in blocks.items() if old.get(name) != html}
+            log = None
+            if lines != old_lines:
+                log = render.log_append(old_lines, lines)
+                if log is None:  # an older line changed, or the page showed no line yet
+                    log = whole_log = render.log_block(page, context, self.memo, key)
+            diff = "".join(render.in_page_order(page, changed, log)) + marker
+        full = None
         for conn in conns:
-            conn.push(diff if diff is not None and conn.synced_key == key else full)
+            if diff is not None and conn.synced_key == key:
+                conn.push(diff)
+            else:
+                if full is None:
+                    if whole_log is None:
+                        whole_log = render.log_block(page, context, self.memo, key)
+                    full = "".join(render.in_page_order(page, blocks, whole_log)) + marker
+                conn.push(full)
             conn.seq = state.seq
             conn.synced_key = key
 

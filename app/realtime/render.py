@@ -17,7 +17,7 @@ from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoe
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
-from app.realtime.blocks import BlockMemo, digest, names_read
+from app.realtime.blocks import BlockMemo, digest, mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import fraction_text
@@ -187,9 +187,13 @@ def render_template(name: str, context: dict[str, Any]) -> str:
 
 
 def render_live(
-    page: str, context: dict[str, Any], memo: BlockMemo | None = None, viewer: tuple | None = None
+    page: str,
+    context: dict[str, Any],
+    memo: BlockMemo | None = None,
+    viewer: tuple | None = None,
+    leave_out: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
-    """Every live block of a page, each marked for an out-of-band swap.
+    """Every live block of a page (but those left out), each marked for an out-of-band swap.
 
     With a memo, a block whose inputs match an earlier render (another view's, or this view's before a
     push that did not touch it) is not rendered again. `viewer` (the view's key) lets a block compare
@@ -201,7 +205,7 @@ def render_live(
         "system_template": system_template(context["system"], page),
         "board_template": system_board(context["system"]),
     }
-    slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page]]
+    slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page] if name not in leave_out]
     system_name = ctx["system_template"]
     slots += [(system_name, name, f"system:{name}") for name in system_blocks(context["system"], page)]
     if memo is None:
@@ -221,12 +225,46 @@ def render_live(
 def warm(systems: list[str]) -> None:
     """Read every live block's sources once at start-up, so no push pays for parsing templates."""
     for page in PAGES:
+        ENV.get_template(page_template(page))  # compiled now, not in the first push after a start
         for name in LIVE_BLOCKS[page]:
             names_read(ENV, page_template(page), name)
+        if mentions(ENV, page_template(page), LOG) != LOG_MENTIONS:
+            raise RuntimeError(f"{page_template(page)}'s log block must draw `ui.log_list(log)` alone")
         for system in systems:
             template = system_template(system, page)
             for name in system_blocks(system, page):
                 names_read(ENV, template, name)
+
+
+# Every page's log block is `ui.log_list(log)`: the lines `log_items` draws, in a list. Two logs with the
+# same lines are the same block, so a push compares lines, sends the new ones as an append, and draws
+# the whole block (a list of forty lines of dice, the costliest block of a push) only for a page that is
+# behind or whose older lines changed. `warm` checks that each page's log block reads nothing else.
+LOG = "log"
+LOG_ONLY = frozenset({LOG})
+LOG_MENTIONS = frozenset({"log", "oob", "ui"})
+
+
+def log_block(
+    page: str, context: dict[str, Any], memo: BlockMemo | None = None, viewer: tuple | None = None
+) -> str:
+    """The page's whole live log block."""
+    return render_live(page, context, memo, viewer, frozenset(LIVE_BLOCKS[page]) - LOG_ONLY)[LOG]
+
+
+def in_page_order(page: str, blocks: dict[str, str], log: str | None) -> list[str]:
+    """Blocks (all of `render_live`'s, or the changed ones) in its order, with the log's in its place."""
+    if log is None:
+        return list(blocks.values())
+    before = _BEFORE_LOG[page]
+    return [
+        *(html for name, html in blocks.items() if name in before),
+        log,
+        *(html for name, html in blocks.items() if name not in before),
+    ]
+
+
+_BEFORE_LOG = {page: frozenset(names[: names.index(LOG)]) for page, names in LIVE_BLOCKS.items()}
 
 
 def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[str]:

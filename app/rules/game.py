@@ -46,8 +46,12 @@ NOT_UNDOABLE = frozenset(
 UNDO_DEPTH = 50
 
 
-# Log entries by what they are made of (see `Game.log_entries`), shared read-only by every view.
-_WORDED: dict[tuple[Any, ...], tuple[Event, dict[str, Any]]] = {}
+# Log entries by what they are made of (see `Game.log_entries`), shared read-only by every view: the
+# event, whether it is undone, and its author's name, which is looked up again only when the state's
+# seats are not the ones it was found in. Each value: (event, seats, author, entry, what decides it).
+_WORDED: dict[
+    tuple[int, bool], tuple[Event, tuple[Any, ...], str | None, dict[str, Any], tuple[Any, ...]]
+] = {}
 _WORDED_KEPT = 8192
 
 
@@ -350,19 +354,18 @@ class Game:
             return shared
         undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
         entries = described[seen] = LogEntries()
+        seats = state.seats
         for e in reversed(events):
-            by = state.seat_name(e.actor) if e.actor else None
             # Everything an entry is made of: this very event (a room keeps its recent events from push
             # to push), undone or not, by a seat of this name. Each push finds the same entry, so its
-            # drawn line too, instead of wording it again.
-            slot = (id(e), e.seq in undone, by)
+            # drawn line too, instead of wording it again; while the seats are the same tuple (a state
+            # never changes it), without looking up the author's name either.
+            slot = (id(e), e.seq in undone)
             worded = _WORDED.get(slot)
-            if worded is None or worded[0] is not e:
-                if len(_WORDED) >= _WORDED_KEPT:
-                    _WORDED.clear()
-                worded = _WORDED[slot] = (  # the event kept alive with its entry: its id stays its own
-                    e,
-                    {
+            if worded is None or worded[0] is not e or worded[1] is not seats:
+                by = state.seat_name(e.actor) if e.actor else None
+                if worded is None or worded[0] is not e or worded[2] != by:
+                    entry = {
                         "seq": e.seq,
                         "type": e.type,
                         "text": self.describe(e),
@@ -371,11 +374,15 @@ class Game:
                         "undone": slot[1],
                         "secret": e.audience != "all",
                         "rolls": _rolls_of(e.data),
-                    },
-                )
-            entry = worded[1]
-            entries.append(entry)
-            entries.fingerprint.append((e.seq, e.type, e.at, slot[1], by))
+                    }
+                else:
+                    entry = worded[3]  # new seats, the same name: the same entry
+                if len(_WORDED) >= _WORDED_KEPT:
+                    _WORDED.clear()
+                # The event and the seats kept alive with the entry: their ids stay their own.
+                worded = _WORDED[slot] = (e, seats, by, entry, (e.seq, e.type, e.at, slot[1], by))
+            entries.append(worded[3])
+            entries.fingerprint.append(worded[4])
         return entries
 
     # -- snapshots ------------------------------------------------------------------------------
