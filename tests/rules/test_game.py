@@ -114,3 +114,23 @@ def test_a_prompt_to_the_players_is_seen_and_answered_by_any_player_but_not_a_sp
     with pytest.raises(Forbidden, match="the players'"):
         check_answer(state, "karma", Viewer(seat_id="gm", role="gm"))
     assert check_answer(state, "karma", Viewer(seat_id="gm", role="gm"), gm_may_answer=True).id == "karma"
+
+
+def test_a_log_entry_is_kept_from_push_to_push_and_names_its_author_as_the_seats_now_read():
+    game = Game(GENERIC)
+    state = _state()
+    event = Event(
+        seq=11, batch=11, type="generic.pool_changed", actor="s1", data={"name": "Luck", "from": 1, "to": 2}
+    )
+    first = game.log_entries(state, [event], Viewer(role="gm"))[0]
+    assert first["by"] == "Ann" and first["text"] == "Luck: 1 → 2."
+    assert game.log_entries(state, [event], Viewer(role="gm"))[0] is first  # the same seats: the same entry
+    same_names = state.model_copy(update={"seats": tuple(s.model_copy() for s in state.seats)})
+    assert game.log_entries(same_names, [event], Viewer(role="gm"))[0] is first  # new seats, the same name
+    renamed = state.model_copy(
+        update={"seats": (state.seats[0], state.seats[1].model_copy(update={"name": "Annika"}))}
+    )
+    entries = game.log_entries(renamed, [event], Viewer(role="gm"))
+    assert entries[0]["by"] == "Annika" and entries.fingerprint[0][-1] == "Annika"
+    gone = state.model_copy(update={"seats": state.seats[:1]})
+    assert game.log_entries(gone, [event], Viewer(role="gm"))[0]["by"] == "GM"  # a seat since removed
