@@ -78,6 +78,7 @@ async def live(
     try:
         while not conn.closed:  # a socket the hub closed (too far behind) is not read from again
             message = await ws.receive()
+            hub.busy()  # work has come: the loop watch ticks while it is done
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
