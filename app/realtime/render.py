@@ -193,7 +193,8 @@ def render_live(
     viewer: tuple | None = None,
     leave_out: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
-    """Every live block of a page (but those left out), each marked for an out-of-band swap.
+    """Every live block of a page (but those left out: a system's are named `system:<block>`), each
+    marked for an out-of-band swap.
 
     With a memo, a block whose inputs match an earlier render (another view's, or this view's before a
     push that did not touch it) is not rendered again. `viewer` (the view's key) lets a block compare
@@ -207,7 +208,11 @@ def render_live(
     }
     slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page] if name not in leave_out]
     system_name = ctx["system_template"]
-    slots += [(system_name, name, f"system:{name}") for name in system_blocks(context["system"], page)]
+    slots += [
+        (system_name, name, f"system:{name}")
+        for name in system_blocks(context["system"], page)
+        if f"system:{name}" not in leave_out
+    ]
     if memo is None:
         return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
     prints = memo.prints(ctx)
@@ -248,8 +253,9 @@ LOG_MENTIONS = frozenset({"log", "oob", "ui"})
 def log_block(
     page: str, context: dict[str, Any], memo: BlockMemo | None = None, viewer: tuple | None = None
 ) -> str:
-    """The page's whole live log block."""
-    return render_live(page, context, memo, viewer, frozenset(LIVE_BLOCKS[page]) - LOG_ONLY)[LOG]
+    """The page's whole live log block, and no other."""
+    others = {f"system:{name}" for name in system_blocks(context["system"], page)}
+    return render_live(page, context, memo, viewer, frozenset(LIVE_BLOCKS[page]) - LOG_ONLY | others)[LOG]
 
 
 def in_page_order(page: str, blocks: dict[str, str], log: str | None) -> list[str]:

@@ -106,3 +106,22 @@ def test_a_page_whose_log_block_reads_more_than_its_lines_is_refused_at_start(mo
         assert "log block" in str(refused)
     else:
         raise AssertionError("warm accepted a log block that reads more than its lines")
+
+
+def test_the_whole_log_block_of_a_page_with_a_systems_blocks_draws_the_log_alone_and_in_its_place(client):
+    from app.realtime.blocks import BlockMemo
+    from tests.helpers import demo_table
+
+    table, seats = demo_table(client, "tote")
+    hub = client.app.state.hub
+    snap = hub.load(table.id, None)
+    seat = next(iter(seats.values()))
+    viewer = snap.state.viewer_for(seat.seat_id, "player")
+    context = render.page_context(registry.game("tote"), snap.state, viewer, snap.recent, "player")
+    fresh = render.render_live("player", context)
+    assert any(name.startswith("system:") for name in fresh)  # the page has a system's blocks
+    memo = BlockMemo()
+    assert render.log_block("player", context, memo) == fresh["log"]
+    assert memo.renders == 1  # the log's block, and none of the system's
+    without = render.render_live("player", context, leave_out=render.LOG_ONLY)
+    assert "".join(render.in_page_order("player", without, fresh["log"])) == "".join(fresh.values())
