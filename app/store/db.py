@@ -101,7 +101,7 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
-CHECKPOINT_EVERY = 200  # writes on the event loop between two checkpoints (SQLite's own: ~1,000 pages)
+CHECKPOINT_EVERY = 200  # writes of the kept writers between two checkpoints (SQLite's own: ~1,000 pages)
 IDLE_PING = 1.0  # seconds a pooled PostgreSQL connection may rest before it is pinged on checkout
 
 
@@ -140,10 +140,11 @@ class Database:
         self._one_writer = threading.Lock() if is_sqlite(url) else nullcontext()
         self.reads_inline = is_sqlite(url)
         self._kept: Connection | None = None  # SQLite's writers' connection, between two writes
-        # SQLite's writer on the event loop (`write_now`): it never waits for a lock, and never syncs a
-        # checkpoint to disk; every CHECKPOINT_EVERY of its writes a worker thread checkpoints the WAL.
+        # SQLite's writer on the event loop (`write_now`): it never waits for a lock.
         self._kept_now: Connection | None = None
-        self._written_now = 0
+        # Neither kept writer syncs a checkpoint to disk in its commit: every CHECKPOINT_EVERY of their
+        # writes a worker thread checkpoints the WAL.
+        self._written_count = 0
         self._checkpointing: Future[tuple[int, int, int]] | None = None
         self._checkpointer: ThreadPoolExecutor | None = None
 
@@ -177,7 +178,7 @@ class Database:
                 connection.commit()  # nothing to do if the caller committed; an error rolls back on close
             return
         with self._one_writer:
-            connection, self._kept = self._kept or self._writer.connect(), None
+            connection, self._kept = self._kept or self._connect_kept(), None
             try:
                 yield connection
                 connection.commit()
@@ -190,6 +191,7 @@ class Database:
                 self._kept = connection
                 raise
             self._kept = connection
+            self._written()
 
     def alone(self, session: Executor) -> None:
         """The caller's next statement is its whole write. On PostgreSQL, where nothing has begun yet, it
@@ -231,19 +233,33 @@ class Database:
                 self._kept_now = connection
                 raise
             self._kept_now = connection
-            self._written_now += 1
-            if self._written_now >= CHECKPOINT_EVERY and self._checkpoint_soon():
-                self._written_now = 0
+            self._written()
         finally:
             lock.release()
 
     def _connect_now(self) -> Connection:
-        connection = self._writer.connect()
+        connection = self._connect_kept()
         driver = connection.connection.driver_connection
         assert driver is not None
         driver.execute("PRAGMA busy_timeout=0")  # SQLITE_BUSY at once, not after up to 30 s
+        return connection
+
+    def _connect_kept(self) -> Connection:
+        """A connection for this process's SQLite writers. It never checkpoints on its own: SQLite's
+        automatic checkpoint runs inside a commit, syncs to disk (about 15 ms here, one commit in 250),
+        and would hold the write lock meanwhile. `_written` hands checkpoints to a worker thread."""
+        connection = self._writer.connect()
+        driver = connection.connection.driver_connection
+        assert driver is not None
         driver.execute("PRAGMA wal_autocheckpoint=0")
         return connection
+
+    def _written(self) -> None:
+        """Count a write of the kept connections (under the writers' lock); every CHECKPOINT_EVERY a worker
+        thread checkpoints the WAL."""
+        self._written_count += 1
+        if self._written_count >= CHECKPOINT_EVERY and self._checkpoint_soon():
+            self._written_count = 0
 
     def _checkpoint_soon(self) -> bool:
         """Hand a checkpoint to the worker; False while the last one is still at it (the next write asks

@@ -176,6 +176,28 @@ def test_the_loops_writes_are_checkpointed_by_a_worker_thread(gm, hops, monkeypa
         assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 0
 
 
+def test_a_worker_threads_writes_are_checkpointed_by_the_worker_too(gm, monkeypatch):
+    """SQLite's own checkpoint would run inside one commit in about 250 and sync to disk while it holds
+    the write lock: the threads' kept connection leaves it to the checkpoint worker as the loop's does."""
+    fray, seat = gm
+    monkeypatch.setattr(db_module, "CHECKPOINT_EVERY", 3)
+    checkpoints: list[str] = []
+    original = Database.checkpoint
+
+    def recorded(self: Database) -> tuple[int, int, int]:
+        checkpoints.append(threading.current_thread().name)
+        return original(self)
+
+    monkeypatch.setattr(Database, "checkpoint", recorded)
+    for _ in range(6):  # with the pool's write in the fixture, the 2nd and the 5th write hand one over
+        commands.execute(fray, seat, GIVE)
+        time.sleep(0.05)  # a checkpoint takes its turn
+    assert _gold(fray, seat.campaign_id) == 6
+    assert len(checkpoints) == 2 and all(name.startswith("fray-checkpoint") for name in checkpoints)
+    with fray.db.write_core() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+
+
 def test_a_checkpoint_still_running_is_asked_for_again_by_the_next_write(gm, hops, monkeypatch):
     fray, seat = gm
     monkeypatch.setattr(db_module, "CHECKPOINT_EVERY", 2)
