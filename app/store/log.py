@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Row, func, insert, select
+from sqlalchemy import Connection, Dialect, Row, func, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from app.rules.events import current_version
@@ -15,7 +16,45 @@ from app.store.db import Executor
 from app.store.models import EventRow, table_of, utcnow
 
 T = table_of(EventRow)  # Core statements: the log is hot, the ORM adds nothing here.
-_INSERT = insert(T)
+# `inline`: nothing reads the new rows' ids back, so PostgreSQL's insert needs no RETURNING.
+_INSERT = insert(T).inline()
+_ROW_KEYS = tuple(column.name for column in T.c if column.name != "id")
+
+
+class _OneRow(NamedTuple):
+    """A command's one-row insert, compiled once per dialect: its text, and each parameter's key and
+    SQLAlchemy's own bind processor for its column (so the values stored are the ones `execute` would
+    store). Run by `exec_driver_sql`, it skips SQLAlchemy's statement cache and compiled parameters:
+    about 40 µs of a command's 550 on SQLite here."""
+
+    sql: str
+    keys: tuple[str, ...]
+    processors: tuple[Callable[[Any], Any] | None, ...]
+    positional: bool
+
+    @classmethod
+    def of(cls, dialect: Dialect) -> _OneRow:
+        compiled = _INSERT.compile(dialect=dialect, column_keys=list(_ROW_KEYS))
+        keys = tuple(compiled.positiontup or ()) if compiled.positional else _ROW_KEYS
+        processors = tuple(T.c[key].type.dialect_impl(dialect).bind_processor(dialect) for key in keys)
+        return cls(compiled.string, keys, processors, compiled.positional)
+
+    def parameters(self, row: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        values = tuple(
+            row[key] if process is None else process(row[key])
+            for key, process in zip(self.keys, self.processors, strict=True)
+        )
+        return values if self.positional else dict(zip(self.keys, values, strict=True))
+
+
+_ONE_ROW: WeakKeyDictionary[Dialect, _OneRow] = WeakKeyDictionary()  # an engine's own serializers
+
+
+def _one_row(dialect: Dialect) -> _OneRow:
+    found = _ONE_ROW.get(dialect)
+    if found is None:
+        found = _ONE_ROW[dialect] = _OneRow.of(dialect)
+    return found
 
 
 class SeqTaken(Exception):
@@ -107,7 +146,10 @@ def insert_rows(session: Executor, rows: list[dict[str, Any]]) -> None:
     # No SAVEPOINT: SeqTaken leaves the transaction, which is rolled back whole (on PostgreSQL a failed
     # statement spoils the transaction anyway) and tried again from the start.
     try:
-        if len(rows) == 1:
+        if len(rows) == 1 and isinstance(session, Connection):
+            one_row = _one_row(session.dialect)
+            session.exec_driver_sql(one_row.sql, one_row.parameters(rows[0]))
+        elif len(rows) == 1:
             session.execute(_INSERT, rows[0])
         else:
             session.execute(_INSERT.values(rows))  # one multi-row statement, not executemany
