@@ -63,11 +63,12 @@ async def _listen(url: str, headers: dict, client: Client, ready: asyncio.Event)
                 client.sizes.append(len(data))
 
 
-async def _run(rooms: list[dict], rate: float, duration: float, send, started=None) -> dict:
+async def _run(rooms: list[dict], rate: float, duration: float, send, started=None, finished=None) -> dict:
     """rooms: [{"id", "clients": [(ws_url, headers)]}]; send(room) -> seq, awaited in its own task.
 
     `started`, awaited once every socket is connected and has settled, right before the first command:
-    what the server does to connect 200 sockets is not a command's cost, nor a stall under the load."""
+    what the server does to connect 200 sockets is not a command's cost, nor a stall under the load.
+    `finished`, awaited once the last push has arrived, before every socket is closed at once."""
     clients: list[Client] = []
     listeners = []
     for room in rooms:
@@ -106,6 +107,8 @@ async def _run(rooms: list[dict], rate: float, duration: float, send, started=No
         sent.append((room_id, time.monotonic(), asyncio.create_task(fire(room_id))))
     await asyncio.gather(*(task for _, _, task in sent), return_exceptions=True)
     await asyncio.sleep(1.0)  # let the last pushes arrive
+    if finished is not None:
+        await finished()
     await asyncio.gather(*(c.ws.close() for c in clients if c.ws is not None), return_exceptions=True)
     await asyncio.gather(*listeners, return_exceptions=True)
     elapsed = time.monotonic() - start
@@ -217,20 +220,27 @@ async def fray_case(
             r.raise_for_status()
             return r.json()["seq"]
 
-        cpu_before = 0.0
+        cpu_before = cpu_s = 0.0
+        stall = 0.0
 
         async def started() -> None:
             nonlocal cpu_before
             await http.get("/healthz")  # resets the loop's longest stall: measure only the commands
             cpu_before = cpu() if cpu else 0.0
 
-        result = await _run(rooms, rate, duration, send, started)
-        cpu_s = cpu() - cpu_before if cpu else None
-        stall = (await http.get("/healthz")).json()["loop_stall_ms"]
+        async def finished() -> None:
+            nonlocal cpu_s, stall
+            cpu_s = cpu() - cpu_before if cpu else 0.0
+            stall = (await http.get("/healthz")).json()["loop_stall_ms"]
+
+        result = await _run(rooms, rate, duration, send, started, finished)
+        # What the server's loop went through while every socket closed at once, reported apart.
+        closing = (await http.get("/healthz")).json()["loop_stall_ms"]
         return {
             **result,
             "loop_stall_ms": stall,
-            "server_cpu_s": cpu_s,
+            "loop_stall_closing_ms": closing,
+            "server_cpu_s": cpu_s if cpu else None,
             "rooms": [room["id"] for room in rooms],
         }
 
@@ -284,7 +294,7 @@ def scenario(
     fray_ms: list[float] = []
     bare_ms: list[float] = []
     lost = commands = 0
-    stall = cpu_s = 0.0
+    stall = closing = cpu_s = 0.0
     sizes: list[int] = []
     bare_url, process = bare_server()
     try:
@@ -309,6 +319,7 @@ def scenario(
                 bare_ms += [v * 1000 for v in bare["latencies"]]
                 lost, commands = lost + ours["lost"], commands + ours["commands"]
                 stall, cpu_s = max(stall, ours["loop_stall_ms"]), cpu_s + ours["server_cpu_s"]
+                closing = max(closing, ours["loop_stall_closing_ms"])
                 sizes.append(size)
     finally:
         process.terminate()
@@ -326,6 +337,7 @@ def scenario(
         lost=lost,
         mean_message_bytes=round(sum(sizes) / len(sizes)),
         loop_stall_ms=stall,
+        loop_stall_closing_ms=closing,
         cpu_ms_per_command=round(cpu_s / max(1, commands) * 1000, 2),
         bare_samples=len(bare_ms),
         bare_p50_ms=round(percentile(bare_ms, 0.5), 2),
@@ -353,6 +365,7 @@ def interference(rate: float, duration: float, beside: int = 200) -> dict:
         big_table_p99_ms=max(v for k, v in busy["room_p99_ms"].items() if k != small),
         lost=busy["lost"],
         loop_stall_ms=busy["loop_stall_ms"],
+        loop_stall_closing_ms=busy["loop_stall_closing_ms"],
         interference_ratio=round(small_p99 / alone["p99_ms"], 2) if alone["p99_ms"] else None,
     )
 

@@ -69,6 +69,7 @@ def many_tables(tables: int = 50, players: int = 6, every: float = 2.0, duration
         commands=result["commands"],
         lost=result["lost"],
         loop_stall_ms=result["loop_stall_ms"],
+        loop_stall_closing_ms=result["loop_stall_closing_ms"],
         # The server's CPU over the run (pushes to every phone included), per command.
         cpu_ms_per_command=round(result["server_cpu_s"] / max(1, result["commands"]) * 1000, 2),
     )
