@@ -23,13 +23,19 @@ def tune_garbage_collector() -> None:
     """Python's cyclic collector stops the whole process while it runs, and a push to 200 phones makes
     objects enough to trigger a full collection every few pushes: tens of milliseconds in which no
     table is served. What start-up built (modules, templates) is frozen out of every collection, and the
-    youngest generation is collected after 50,000 new objects rather than 700: a few MB more memory,
-    and the loop's longest stall under a 200-seat table's pushes falls from about 80 ms to about 30."""
+    older generations are collected rarely (after 50 and 1,000 passes of the one below, not 10 and 10).
+    With those, and the youngest at 50,000, the loop's longest stall under a 200-seat table's pushes fell
+    from about 80 ms to about 30.
+
+    The youngest generation is collected after 10,000 new objects rather than 700. A pass looks at each
+    of them, so the number sets the pause: at 50,000 a pass held the loop 20-64 ms (the longest stall
+    of 64 own seats and of 50 tables at once), at 10,000 under 25 ms, for the same CPU per command
+    (docs/performance.md, 2026-11-25, close of day)."""
     import gc
 
     gc.collect()
     gc.freeze()
-    gc.set_threshold(50_000, 50, 1000)
+    gc.set_threshold(10_000, 50, 1000)
 
 
 def share_the_interpreter_finely() -> None:
