@@ -34,7 +34,7 @@ def main(quick: bool) -> dict:
     emit("machine", machine_ms=machine)
     postgres = next((r for r in persisted if r["scenario"] == "commands_postgres"), None)
     runs = [eight, crowd, *own.values()]
-    loaded = [*runs, clash, under_load["tables"]]  # every case with commands under a fan-out
+    loaded = [*runs, clash, under_load["tables"], under_load["hundreds"]]  # commands under a fan-out
     summary = {
         "ratio_p99": eight["ratio_p99"],
         "p99_ms_8x8": eight["p99_ms"],
@@ -49,6 +49,9 @@ def main(quick: bool) -> dict:
         "loop_stall_closing_ms": max(r["loop_stall_closing_ms"] for r in loaded),
         "cpu_ms_per_command": own[8]["cpu_ms_per_command"],
         "cpu_ms_per_command_many_tables": under_load["tables"]["cpu_ms_per_command"],
+        "p99_ms_200_tables": under_load["hundreds"]["p99_ms"],
+        "cpu_ms_per_command_200_tables": under_load["hundreds"]["cpu_ms_per_command"],
+        "lost_200_tables": under_load["hundreds"]["lost"],
         "commands_per_s": persisted[0]["commands_per_s"],
         "commands_per_s_postgres": postgres["commands_per_s"] if postgres else None,
         "postgres_fsync": postgres["fsync"] if postgres else None,
