@@ -29,10 +29,10 @@ def tune_garbage_collector() -> None:
 
     The youngest generation is collected after 10,000 new objects rather than 700. A pass looks at each
     young object, so the threshold sets the usual pause: at 50,000 a pass held the loop 20-64 ms (the
-    longest stall of 64 own seats and of 50 tables at once), at 10,000 8-25 ms there, for the same CPU per
-    command. The count is objects made less objects freed, so a young generation can hold several times the
-    threshold: with 200 tables at once (1,200 phones) passes of 10-46 ms, and a pass of the middle
-    generation 120-140 ms about once a minute (docs/performance.md, 2026-11-26)."""
+    longest stall of 64 own seats and of 50 tables at once), at 10,000 8-18 ms there, for the same CPU per
+    command. The count is objects made less objects freed, so a young generation can hold several times
+    the threshold: with 200 tables at once (1,200 phones) passes of up to 31-46 ms, and a pass of the
+    middle generation 120-140 ms about once a minute (docs/performance.md, 2026-11-26)."""
     import gc
 
     gc.collect()
