@@ -260,7 +260,7 @@ class Room:
         else:
             message = {
                 "seq": snap.state.seq,
-                "events": [e.public() for e in snap.game.visible(missed, viewer)],
+                "events": [e.public() for e in snap.game.visible(missed, viewer, snap.state, snap.described)],
             }
         text = json.dumps(message)
         for conn in conns:

@@ -21,6 +21,7 @@ from app.rules.system import (
     CommandSpec,
     Ctx,
     Event,
+    EventView,
     NewEvent,
     Option,
     Reducer,
@@ -93,6 +94,11 @@ def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [r for r in found if isinstance(r.get("terms"), list)]
 
 
+def names_any(value: Any, refs: frozenset[str]) -> bool:
+    """Whether any text in an event's data is one of these ids or names."""
+    return any(text in refs for text in _texts(value))
+
+
 def _texts(value: Any) -> Iterable[str]:
     if isinstance(value, str):
         yield value
@@ -136,6 +142,7 @@ class Game:
         self.commands: dict[str, CommandSpec] = {}
         self.reducers: dict[str, tuple[Reducer, ...]] = {}
         self.describers: dict[str, Any] = {}
+        self.event_views: dict[str, EventView] = {}
         for part in self.parts:
             for type_, spec in part.commands.items():
                 if system.owns_initiative and type_.startswith("generic.initiative."):
@@ -146,6 +153,7 @@ class Game:
             for type_, reducer in part.reducers.items():
                 self.reducers[type_] = (*self.reducers.get(type_, ()), reducer)
             self.describers.update(part.describers)
+            self.event_views.update(part.event_views)
 
     @property
     def key(self) -> str:
@@ -320,8 +328,65 @@ class Game:
             out["rulings"] = rulings(self.system.settings_model, state.settings)
         return out
 
-    def visible(self, events: Iterable[Event], viewer: Viewer) -> list[Event]:
-        return [e for e in events if can_see(e.audience, viewer)]
+    def visible(
+        self,
+        events: Iterable[Event],
+        viewer: Viewer,
+        state: CampaignState | None = None,
+        memo: dict[Any, Any] | None = None,
+    ) -> list[Event]:
+        """The events as this viewer may see them: its audience, then, for a player or a spectator, each
+        event as the players may see it (a part's `event_views`: a fog stroke left out, an image's id
+        taken out), and none that names a character hidden from them (by id or by name) while it is
+        hidden, however public it was when written. `state` is the campaign now (what is hidden now);
+        `memo` shares the players' reading of each event among the views of one push."""
+        if viewer.is_gm:
+            return list(events)
+        hidden = self.hidden_refs(state, viewer, memo) if state is not None else frozenset()
+        out = []
+        for event in events:
+            if can_see(event.audience, viewer):
+                seen = self._as_players_see(event, state, hidden, memo)
+                if seen is not None:
+                    out.append(seen)
+        return out
+
+    def _as_players_see(
+        self,
+        event: Event,
+        state: CampaignState | None,
+        hidden: frozenset[str],
+        memo: dict[Any, Any] | None,
+    ) -> Event | None:
+        key = ("seen", id(event), hidden)
+        if memo is not None:
+            hit = memo.get(key)
+            if hit is not None and hit[0] is event:
+                return hit[1]  # type: ignore[no-any-return]  # what this method stored
+        view = self.event_views.get(event.type)
+        seen = event if view is None else view(state, event)
+        if seen is not None and hidden and names_any(seen.data, hidden):
+            seen = None
+        if memo is not None:
+            memo[key] = (event, seen)  # the event kept alive with its reading: its id stays its own
+        return seen
+
+    @staticmethod
+    def hidden_refs(
+        state: CampaignState, viewer: Viewer, memo: dict[Any, Any] | None = None
+    ) -> frozenset[str]:
+        """The ids and names of the characters hidden from this viewer (their own are never hidden)."""
+        key = ("hidden", id(state.participants))
+        hit = memo.get(key) if memo is not None else None
+        if hit is None or hit[0] is not state.participants:
+            secret = [p for p in state.participants if p.hidden]
+            hit = (state.participants, secret, frozenset(r for p in secret for r in (p.id, p.name)))
+            if memo is not None:
+                memo[key] = hit
+        secret, refs = hit[1], hit[2]
+        if not refs or not any(p.id in viewer.participants for p in secret):
+            return refs
+        return frozenset(r for p in secret if p.id not in viewer.participants for r in (p.id, p.name))
 
     def log_entries(
         self,
@@ -344,11 +409,13 @@ class Game:
         known = described.get(public)
         if known is None or known[0] is not events:
             listed = list(events)
-            known = described[public] = (events, listed, all(e.audience == "all" for e in listed))
-        events, everyone = known[1], known[2]
+            plain = all(e.audience == "all" and e.type not in self.event_views for e in listed)
+            known = described[public] = (events, listed, plain)
+        events, everyone = known[1], known[2] and not self.hidden_refs(state, viewer, described)
         if not everyone:
-            events = self.visible(events, viewer)
-        seen = ("log", *(e.seq for e in events)) if not everyone else ("log", public)
+            events = self.visible(events, viewer, state, described)
+        # A reading of an event (an image's id taken out) is another object with the same seq.
+        seen = ("log", *((e.seq, id(e)) for e in events)) if not everyone else ("log", public)
         shared = described.get(seen)
         if isinstance(shared, LogEntries):
             return shared

@@ -38,6 +38,7 @@ __all__ = [
     "Ctx",
     "DemoScript",
     "Event",
+    "EventView",
     "Frozen",
     "InputError",
     "NewEvent",
@@ -199,6 +200,9 @@ class Ctx:
 Decide = Callable[["CampaignState", Any, Ctx], list[NewEvent]]
 Reducer = Callable[["CampaignState", Event], "CampaignState"]
 Describer = Callable[[Event], str]
+# An event as the players may see it (its audience already lets them): the event, a copy with fields taken
+# out, or None. Given the campaign now when the reader has it (None: judge by the event alone).
+EventView = Callable[["CampaignState | None", Event], "Event | None"]
 
 
 @dataclass(frozen=True)
@@ -317,6 +321,7 @@ class SystemPart:
     commands: Mapping[str, CommandSpec] = field(default_factory=dict)
     reducers: Mapping[str, Reducer] = field(default_factory=dict)
     describers: Mapping[str, Describer] = field(default_factory=dict)
+    event_views: Mapping[str, EventView] = field(default_factory=dict)  # see `EventView`
     ext_model: type[BaseModel] | None = None  # the system's own state, for snapshots
     settings_model: type[BaseModel] | None = None  # rulings a GM may change, defaults as the catalogue says
     # An upcaster for recorded settings: what a setting meant in campaigns recorded before it existed (the

@@ -55,7 +55,7 @@ def reply_for(fray: Fray, seat: SeatAuth, result: CommandResult) -> dict[str, An
     viewer = viewer_of(state, seat)
     return {
         "seq": result.seq,
-        "events": [e.public() for e in game.visible(result.events, viewer)],
+        "events": [e.public() for e in game.visible(result.events, viewer, state)],
         "view": game.view(state, viewer),
     }
 
@@ -66,7 +66,7 @@ def events_for(fray: Fray, seat: SeatAuth, after: int, limit: int) -> dict[str, 
         events = log.after(session, seat.campaign_id, after, limit=limit)
     viewer = viewer_of(state, seat)
     last = events[-1].seq if len(events) == limit else state.seq
-    return {"seq": last, "events": [e.public() for e in game.visible(events, viewer)]}
+    return {"seq": last, "events": [e.public() for e in game.visible(events, viewer, state)]}
 
 
 def page_context(
@@ -78,6 +78,15 @@ def page_context(
         recent = log.recent(session, seat.campaign_id, fray.settings.log_page)
     viewer = viewer_of(state, seat, page, preview)
     return render.page_context(game, state, viewer, recent, page, preview=preview, seat=seat, **extra)
+
+
+def hidden_as_now(then: CampaignState, now: CampaignState) -> CampaignState:
+    """A past state with every character hidden today hidden in it too."""
+    hidden = {p.id for p in now.participants if p.hidden}
+    if not any(p.id in hidden and not p.hidden for p in then.participants):
+        return then
+    masked = tuple(p.model_copy(update={"hidden": True}) if p.id in hidden else p for p in then.participants)
+    return then.model_copy(update={"participants": masked})
 
 
 def replay_for(
@@ -97,8 +106,10 @@ def replay_for(
         at = last if seq is None else max(first, min(seq, last))
         state = fray.states.rebuild(session, game, seat.campaign_id, upto=at)
         recent = log.after(session, seat.campaign_id, first - 1, upto=at)
+    # What is hidden now stays hidden in the past too: a replay judges its events by the campaign today.
+    state = hidden_as_now(state, now)
     viewer = viewer_of(state, seat, page)
-    visible = game.visible(events, viewer)
+    visible = game.visible(events, viewer, now)
     steps = [e.seq for e in visible]
     return {
         "encounter": {"id": encounter.id, "name": encounter.name, "status": encounter.status},

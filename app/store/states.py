@@ -17,8 +17,9 @@ from app.rules.system import Event
 from app.store import log, snapshots
 from app.store.db import Executor
 
-# Bump when a state model changes shape: older snapshots are then ignored and the log re-folded.
-STATE_VERSION = "1"
+# Bump when a state model changes shape, or what a log folds to: older snapshots are then ignored and the
+# log re-folded. 2: hiding a character's token hides the character (one flag), map settings.
+STATE_VERSION = "2"
 TAIL = 200  # committed events kept in memory per campaign, so a push needs no read
 
 

@@ -311,7 +311,7 @@ async def command(campaign_id: str, request: Request, seat: SeatDep, fray: FrayD
             back.path + (f"?{back.query}" if back.query else "") if same_table else f"/c/{campaign_id}"
         )
     viewer = reads.viewer_of(result.state, seat)
-    visible = result.game.visible(result.events, viewer)
+    visible = result.game.visible(result.events, viewer, result.state)
     text = result.game.describe(visible[-1]) if visible else "Done."
     return html(render.render_template("partials/msg.html", {"message": text, "kind": "ok"}))
 

@@ -288,8 +288,8 @@
     const body = await r.json().catch(() => ({}));
     if (!r.ok) return flash(body.detail || `The upload failed (${r.status}).`);
     const name = file.name.replace(/\.[^.]+$/, "").slice(0, 60) || "Scene";
-    const first = !$(".scene-list li");
-    await command(cid, { type: "map.scene.create", name, asset: body.id, grid: { type: "square", size: 70 }, show: first });
+    // A new scene is the GM's until "Show to players": set it up (grid, tokens, fog) in private first.
+    await command(cid, { type: "map.scene.create", name, asset: body.id, grid: { type: "square", size: 70 } });
   }
 
   function formPayload(form) {

@@ -62,12 +62,12 @@ def test_the_gm_builds_a_map_and_a_phone_plays_on_it(
     expect(gm.locator("#live-pill")).to_have_text("live")
     expect(gm.locator("#map .map-empty")).to_contain_text("No map yet")
 
-    # Upload through the page: a scene is made from the image and shown.
+    # Upload through the page: a scene is made from the image, the GM's alone until shown.
     gm.locator("#map-file").set_input_files(str(image))
     frame = gm.locator("#map .mapframe")
     expect(frame).to_have_attribute("data-width", "800")
     expect(gm.locator("#map .map-image")).to_have_count(1)
-    expect(gm.locator(".map-scenes summary")).to_contain_text("shown")
+    expect(gm.locator(".map-scenes summary")).to_contain_text("not shown")
 
     # Line up the grid: 50-pixel cells.
     gm.locator(".map-grid-form summary").click()
@@ -103,6 +103,10 @@ def test_the_gm_builds_a_map_and_a_phone_plays_on_it(
     gm.locator("[data-place-label]").click()
     gm.mouse.click(*screen_point(gm, 600, 200))
     expect(gm.locator(".mapframe .token.fogged[data-name='Chest']")).to_have_count(1)
+    # Prepared: now the players see it.
+    gm.locator(".map-scenes summary").click()
+    gm.get_by_role("button", name="Show to players").click()
+    expect(gm.locator(".map-scenes summary")).not_to_contain_text("not shown")
     gm.screenshot(path=str(artifacts / "map-gm-console.png"))
 
     # The phone: the map first, full width; Rook but not the chest under fog.

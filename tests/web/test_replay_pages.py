@@ -75,5 +75,10 @@ def test_a_replay_draws_the_scene_as_each_seat_saw_it_then(client):
         assert " movable" not in page and "data-ping " not in page
     shown = [page for page in ann_pages if 'data-kind="scene"' in page]
     assert shown and 'data-name="Rook"' in shown[-1]
-    # Before the GM showed it, the crypt was the GM's secret: Ann's first step draws no scene.
-    assert 'data-kind="scene"' not in ann_pages[0]
+    # Before the GM showed it, the crypt was the GM's secret, the tokens set up on it too: Ann's replay
+    # starts at the showing.
+    steps = table.http.get(
+        f"/api/campaigns/{table.id}/encounters/Crypt fight/replay", headers=ann.auth
+    ).json()
+    assert steps["events"][0]["type"] == "map.scene_shown"
+    assert "map.token_placed" not in [e["type"] for e in steps["events"]]

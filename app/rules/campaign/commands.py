@@ -199,7 +199,9 @@ def set_hidden(state: CampaignState, cmd: SetHidden, ctx: Ctx) -> list[NewEvent]
     if p.hidden == cmd.hidden:
         raise RuleError(f"{p.name} is already {'hidden' if p.hidden else 'visible'}.")
     if cmd.hidden:
-        return [NewEvent(type="campaign.participant_hidden", data={"participant": p.id, "name": p.name})]
+        # The players learn nothing of it, not even that it went: they simply no longer see it.
+        data = {"participant": p.id, "name": p.name}
+        return [NewEvent(type="campaign.participant_hidden", data=data, audience="gm")]
     # Revealing hands the players everything public about the character at once.
     return [NewEvent(type="campaign.participant_revealed", data={"participant": _public(p)})]
 

@@ -39,7 +39,13 @@ class CreateScene(Command):
     grid: GridIn = GridIn()
     width: int | None = Field(default=None, ge=100, le=20000)  # a blank scene's size, in pixels
     height: int | None = Field(default=None, ge=100, le=20000)
-    show: bool = False
+    show: bool = False  # a new scene is the GM's until shown: preparing is private
+    covered: bool | None = None  # start under fog; None: as the map's `cover_new_scenes` setting says
+
+
+class MapSettings(Command):
+    type: Literal["map.settings"] = "map.settings"
+    cover_new_scenes: bool | None = None  # every new scene starts under fog
 
 
 class UpdateScene(Command):

@@ -1,8 +1,10 @@
 """The map's commands (`map.*`): scenes, tokens, fog and drawings, in every campaign whatever its game.
 
-Who may see an event follows what it shows: anything about a scene the players are not shown, a hidden
-token, or a token under fog is the GM's (and the token owner's) alone, so no log line or socket message
-carries it to the table.
+Who may see an event follows what it shows: anything done on a scene the players are not shown is the GM's
+alone; a hidden token, or a token under fog, is the GM's (and the token owner's); fog strokes are the
+GM's (the players see the image change, never the shapes); a drawing under fog stays the GM's. So no log
+line or socket message carries any of it to the table. Hidden is one flag: a character's token is hidden
+exactly when the character is (`campaign.participant_hidden`), so hiding either hides both.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from app.rules.campaign.state import CampaignState, new_id
+import shapely
+
+from app.rules.campaign.state import CampaignState, Participant, new_id, replace_item
 from app.rules.errors import Forbidden, InputError, RuleError
 from app.rules.map.command_models import (
     AddAsset,
@@ -20,6 +24,7 @@ from app.rules.map.command_models import (
     Erase,
     FogShape,
     GridIn,
+    MapSettings,
     MoveToken,
     OpenScene,
     PlaceToken,
@@ -30,13 +35,15 @@ from app.rules.map.command_models import (
     ShowScene,
     UpdateScene,
 )
-from app.rules.map.geometry import add_stroke, fogged, snap
+from app.rules.map.geometry import add_stroke, fogged, scene_fogged, snap
 from app.rules.map.state import Drawing, FogOp, Grid, Scene, Token
 from app.rules.system import Ctx, NewEvent, audience_of, command_table
 
-MAX_FOG_STROKES = 400
+MAX_FOG_STROKES = 100  # a scene's; a whole-scene stroke starts the list over
 MAX_TOKENS = 500
 MAX_SCENES = 100
+MAX_DRAWINGS = 100  # a scene's
+MAX_DRAWN_POINTS = 2_500  # every drawing of a scene together
 
 
 # --- look-ups that never name what the asker may not see -------------------------------------
@@ -50,8 +57,12 @@ def scene_of(state: CampaignState, ref: str, ctx: Ctx) -> Scene:
 
 
 def token_of(state: CampaignState, ref: str, ctx: Ctx) -> Token:
+    """A token the asker may see: the GM any; a player one on the shown scene, theirs or in the open."""
     token = state.map.token(ref)
-    if token is None or not (ctx.actor.is_gm or visible_to_players(state, token) or owns(ctx, token)):
+    if token is None or not (
+        ctx.actor.is_gm
+        or (token.scene == state.map.shown and (owns(ctx, token) or visible_to_players(state, token)))
+    ):
         raise RuleError("There is no such token on the map.")
     return token
 
@@ -73,7 +84,10 @@ def visible_to_players(state: CampaignState, token: Token, seen: CampaignState |
 
 
 def _audience(state: CampaignState, *tokens: Token) -> str:
-    """Everyone when the table may see the token (before or after), else the GM and its owner."""
+    """Everyone when the table may see the token (before and after), else the GM and its owner; the GM
+    alone for a token on a scene the players are not shown (preparing is private)."""
+    if any(t.scene != state.map.shown for t in tokens):
+        return "gm"
     if all(visible_to_players(state, t) for t in tokens):
         return "all"
     owners = {t.participant for t in tokens if t.participant}
@@ -84,15 +98,17 @@ def _scene_audience(state: CampaignState, scene: Scene) -> str:
     return "all" if scene.id == state.map.shown else "gm"
 
 
-def _inside(scene: Scene, x: float, y: float) -> None:
+def _inside(scene: Scene, x: float, y: float, ctx: Ctx) -> None:
     if not (0 <= x <= scene.width and 0 <= y <= scene.height):
+        if not ctx.actor.is_gm:
+            raise InputError("That spot is off the map.")
         raise InputError(
             f"That spot ({x:g}, {y:g}) is off the scene, which is {scene.width} by {scene.height} pixels."
         )
 
 
-def _placed(scene: Scene, x: float, y: float, free: bool) -> tuple[float, float]:
-    _inside(scene, x, y)
+def _placed(scene: Scene, x: float, y: float, free: bool, ctx: Ctx) -> tuple[float, float]:
+    _inside(scene, x, y, ctx)
     if free or scene.grid.type == "none":
         return (round(x, 1), round(y, 1))
     sx, sy = snap(scene.grid, x, y)
@@ -132,9 +148,22 @@ def create_scene(state: CampaignState, cmd: CreateScene, ctx: Ctx) -> list[NewEv
     events = [
         NewEvent(type="map.scene_created", data={"scene": scene.model_dump(mode="json")}, audience="gm")
     ]
+    if cmd.covered if cmd.covered is not None else state.map.cover_new_scenes:
+        stroke = FogOp(op="cover").model_dump(mode="json", exclude_none=True)
+        events.append(
+            NewEvent(type="map.fog_covered", data={"scene": scene.id, "stroke": stroke}, audience="gm")
+        )
     if cmd.show:
         events.append(_show_event(state, scene))
     return events
+
+
+def change_settings(state: CampaignState, cmd: MapSettings, ctx: Ctx) -> list[NewEvent]:
+    if cmd.cover_new_scenes is None or cmd.cover_new_scenes == state.map.cover_new_scenes:
+        raise RuleError("Nothing to change: the map already has those settings.")
+    return [
+        NewEvent(type="map.settings_changed", data={"cover_new_scenes": cmd.cover_new_scenes}, audience="gm")
+    ]
 
 
 def update_scene(state: CampaignState, cmd: UpdateScene, ctx: Ctx) -> list[NewEvent]:
@@ -193,7 +222,7 @@ def place_token(state: CampaignState, cmd: PlaceToken, ctx: Ctx) -> list[NewEven
         participant = state.participant(cmd.participant)
         if any(t.participant == participant.id and t.scene == scene.id for t in state.map.tokens):
             raise RuleError(f"{participant.name} already has a token on this scene: move it instead.")
-    x, y = _placed(scene, cmd.x, cmd.y, cmd.free)
+    x, y = _placed(scene, cmd.x, cmd.y, cmd.free, ctx)
     token = Token(
         id=new_id(state, "t"),
         scene=scene.id,
@@ -203,10 +232,35 @@ def place_token(state: CampaignState, cmd: PlaceToken, ctx: Ctx) -> list[NewEven
         label=None if participant else cmd.label,
         color=cmd.color,
         size=cmd.size,
-        hidden=cmd.hidden,
+        hidden=cmd.hidden and participant is None,  # a character's token is hidden with the character
     )
     data = {"token": token.model_dump(mode="json"), "name": participant.name if participant else cmd.label}
-    return [NewEvent(type="map.token_placed", data=data, audience=_audience(state, token))]
+    events: list[NewEvent] = []
+    if participant is not None and cmd.hidden and not participant.hidden:
+        events.append(_hidden_event(participant))
+        participant = participant.model_copy(update={"hidden": True})
+    audience = _audience(_with_participant(state, participant), token)
+    return [*events, NewEvent(type="map.token_placed", data=data, audience=audience)]
+
+
+def _hidden_event(participant: Participant) -> NewEvent:
+    """Hiding a character, whichever way the GM asked (its token, or the character): the GM's alone."""
+    data = {"participant": participant.id, "name": participant.name}
+    return NewEvent(type="campaign.participant_hidden", data=data, audience="gm")
+
+
+def _revealed_event(participant: Participant) -> NewEvent:
+    # Revealing hands the players everything public about the character at once.
+    return NewEvent(
+        type="campaign.participant_revealed", data={"participant": participant.model_dump(exclude={"notes"})}
+    )
+
+
+def _with_participant(state: CampaignState, participant: Participant | None) -> CampaignState:
+    """The state with one character as it will be (hidden or revealed), to judge an audience by."""
+    if participant is None or state.find_participant(participant.id) == participant:
+        return state
+    return state.model_copy(update={"participants": replace_item(state.participants, participant)})
 
 
 def move_token(state: CampaignState, cmd: MoveToken, ctx: Ctx) -> list[NewEvent]:
@@ -220,7 +274,7 @@ def move_token(state: CampaignState, cmd: MoveToken, ctx: Ctx) -> list[NewEvent]
             raise Forbidden("The GM has locked this token.")
         if not scene.player_moves:
             raise Forbidden("The GM moves the tokens on this scene.")
-    x, y = _placed(scene, cmd.x, cmd.y, cmd.free)
+    x, y = _placed(scene, cmd.x, cmd.y, cmd.free, ctx)
     if (x, y) == (token.x, token.y):
         raise RuleError("The token is already there.")
     moved = token.model_copy(update={"x": x, "y": y})
@@ -237,14 +291,35 @@ def remove_token(state: CampaignState, cmd: RemoveToken, ctx: Ctx) -> list[NewEv
 def set_token(state: CampaignState, cmd: SetToken, ctx: Ctx) -> list[NewEvent]:
     token = token_of(state, cmd.token, ctx)
     fields = cmd.model_dump(include={"hidden", "locked", "size", "color", "label"}, exclude_none=True)
-    if "label" in fields and token.participant is not None:
+    participant = state.find_participant(token.participant) if token.participant else None
+    if "label" in fields and participant is not None:
         raise InputError("A character's token carries the character's name: change the name instead.")
+    events: list[NewEvent] = []
+    if participant is not None and "hidden" in fields:
+        # Hidden is the character's flag: hiding its token hides the character, and revealing reveals it.
+        hidden = fields.pop("hidden")
+        if hidden != participant.hidden:
+            events.append(_hidden_event(participant) if hidden else _revealed_event(participant))
+            participant = participant.model_copy(update={"hidden": hidden})
     changes = {k: v for k, v in fields.items() if getattr(token, k) != v}
-    if not changes:
+    if not changes and not events:
         raise RuleError("Nothing to change: the token is already like that.")
-    changed = token.model_copy(update=changes)
-    data = {"token": token.id, "changes": changes, "name": _token_name(state, token)}
-    return [NewEvent(type="map.token_changed", data=data, audience=_audience(state, token, changed))]
+    if changes:
+        after = _with_participant(state, participant)
+        changed = token.model_copy(update=changes)
+        data = {"token": token.id, "changes": changes, "name": _token_name(state, token)}
+        audience = _change_audience(state, after, token, changed)
+        events.append(NewEvent(type="map.token_changed", data=data, audience=audience))
+    return events
+
+
+def _change_audience(before: CampaignState, after: CampaignState, old: Token, new: Token) -> str:
+    """`_audience` for a token as it was in one state and is in another (its character hidden since)."""
+    if old.scene != before.map.shown:
+        return "gm"
+    if visible_to_players(before, old) and visible_to_players(after, new):
+        return "all"
+    return audience_of(old.participant) if old.participant else "gm"
 
 
 def _fog(state: CampaignState, cmd: FogShape, ctx: Ctx, op: Literal["cover", "reveal"]) -> list[NewEvent]:
@@ -253,13 +328,19 @@ def _fog(state: CampaignState, cmd: FogShape, ctx: Ctx, op: Literal["cover", "re
         stroke = FogOp(op=op)
     else:
         stroke = FogOp(op=op, rect=cmd.rect, polygon=cmd.polygon)
+        if stroke.shape is not None and not shapely.is_valid(stroke.shape):
+            # Which side of a crossing is inside is anyone's guess, and such outlines cost the most to test.
+            raise InputError(
+                "That outline crosses itself or has no area: click the corners in order around the area."
+            )
     fog = add_stroke(scene.fog, stroke)
     if fog == scene.fog:
         raise RuleError("Nothing is covered there." if op == "reveal" else "That is covered already.")
     if len(fog) > MAX_FOG_STROKES:
         raise RuleError("The fog has too many strokes: cover or reveal the whole scene, then start over.")
     data = {"scene": scene.id, "stroke": stroke.model_dump(mode="json", exclude_none=True)}
-    return [NewEvent(type=f"map.fog_{op}ed", data=data, audience=_scene_audience(state, scene))]
+    # The players see the image change, never the shapes: a stroke is the GM's alone.
+    return [NewEvent(type=f"map.fog_{op}ed", data=data, audience="gm")]
 
 
 def cover_fog(state: CampaignState, cmd: CoverFog, ctx: Ctx) -> list[NewEvent]:
@@ -275,19 +356,36 @@ def draw(state: CampaignState, cmd: Draw, ctx: Ctx) -> list[NewEvent]:
     for x, y in cmd.points:
         if not (math.isfinite(x) and math.isfinite(y)):
             raise InputError("Every point of a drawing must be a number.")
+    if len(scene.drawings) >= MAX_DRAWINGS:
+        raise RuleError(f"A scene keeps at most {MAX_DRAWINGS} drawings: erase some first.")
+    if sum(len(d.points) for d in scene.drawings) + len(cmd.points) > MAX_DRAWN_POINTS:
+        raise RuleError(
+            f"A scene's drawings keep at most {MAX_DRAWN_POINTS} points in all: erase some first."
+        )
     drawing = Drawing(id=new_id(state, "d"), points=cmd.points, color=cmd.color, closed=cmd.closed)
     data = {"scene": scene.id, "drawing": drawing.model_dump(mode="json")}
-    return [NewEvent(type="map.drawn", data=data, audience=_scene_audience(state, scene))]
+    return [NewEvent(type="map.drawn", data=data, audience=_drawing_audience(state, scene, drawing))]
+
+
+def _drawing_audience(state: CampaignState, scene: Scene, drawing: Drawing) -> str:
+    """Everyone when the players see the drawing: on the shown scene, no point of it under fog."""
+    return "all" if drawing_seen(state, scene, drawing) else "gm"
+
+
+def drawing_seen(state: CampaignState, scene: Scene, drawing: Drawing) -> bool:
+    return scene.id == state.map.shown and not any(scene_fogged(scene, drawing.points))
 
 
 def erase(state: CampaignState, cmd: Erase, ctx: Ctx) -> list[NewEvent]:
     scene = scene_of(state, cmd.scene, ctx)
-    if cmd.drawing is not None and not any(d.id == cmd.drawing for d in scene.drawings):
+    drawing = next((d for d in scene.drawings if d.id == cmd.drawing), None)
+    if cmd.drawing is not None and drawing is None:
         raise RuleError("There is no such drawing on this scene.")
     if not scene.drawings:
         raise RuleError("There is nothing drawn on this scene.")
     data = {"scene": scene.id, "drawing": cmd.drawing}
-    return [NewEvent(type="map.erased", data=data, audience=_scene_audience(state, scene))]
+    audience = _drawing_audience(state, scene, drawing) if drawing else _scene_audience(state, scene)
+    return [NewEvent(type="map.erased", data=data, audience=audience)]
 
 
 def _token_name(state: CampaignState, token: Token) -> str:
@@ -313,5 +411,6 @@ COMMANDS = command_table(
         (RevealFog, reveal_fog, "Reveal part of the map", True, False),
         (Draw, draw, "Draw on the map", True, False),
         (Erase, erase, "Erase drawings", True, False),
+        (MapSettings, change_settings, "Change the map's settings", True, False),
     ]
 )

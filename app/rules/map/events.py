@@ -37,6 +37,11 @@ class FogRevealed(Payload):
     stroke: FogOp
 
 
+@payload("map.settings_changed")
+class SettingsChanged(Payload):
+    cover_new_scenes: bool
+
+
 @payload("map.scene_created")
 class SceneCreated(Payload):
     scene: Scene

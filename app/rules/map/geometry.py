@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Sequence
 
-from app.rules.map.state import FogOp, Grid, Point, Rect
+import numpy as np
+import shapely
+
+from app.rules.map.state import Drawing, FogOp, Grid, Point, Rect, Scene
 
 SQRT3 = math.sqrt(3.0)
 
@@ -116,13 +119,72 @@ def op_contains(op: FogOp, p: Point) -> bool:
     return True  # no shape: the whole scene
 
 
-def fogged(fog: Iterable[FogOp], p: Point) -> bool:
+def fogged(fog: Sequence[FogOp], p: Point) -> bool:
     """Whether a point is under fog: the last stroke that holds it decides (a union and a difference)."""
-    covered = False
-    for op in fog:
+    for op in reversed(fog):
         if op_contains(op, p):
-            covered = op.op == "cover"
-    return covered
+            return op.op == "cover"
+    return False
+
+
+def fogged_points(fog: Sequence[FogOp], points: Sequence[Point]) -> list[bool]:
+    """`fogged` for many points at once: one vectorised test a stroke, newest first, each point settled by
+    the first stroke that holds it (points outside a stroke's bounds are passed over before any polygon
+    test). A view asks this once for every token and drawing it might show: a few calls into C a stroke,
+    not a Python polygon test per stroke, point and viewer."""
+    count = len(points)
+    if not fog or not count:
+        return [False] * count
+    xy = np.asarray(points, dtype=float).reshape(count, 2)
+    covered = np.zeros(count, dtype=bool)
+    unsettled = np.arange(count)
+    for op in reversed(fog):
+        x, y = xy[unsettled, 0], xy[unsettled, 1]
+        left, top, right, bottom = op.bounds
+        holds = (left <= x) & (x <= right) & (top <= y) & (y <= bottom)
+        if op.polygon is not None and holds.any():
+            inside = np.flatnonzero(holds)
+            # The edge counts as inside, as in `in_polygon`.
+            holds[inside] = shapely.intersects_xy(op.shape, x[inside], y[inside])
+        covered[unsettled[holds]] = op.op == "cover"
+        unsettled = unsettled[~holds]
+        if not unsettled.size:
+            break
+    return [bool(c) for c in covered]
+
+
+def scene_fogged(scene: Scene, points: Sequence[Point]) -> list[bool]:
+    """`fogged_points` for a scene's fog, remembered with the scene: a scene object outlives many views
+    (states share it until it changes), so each spot is tested once per fog, however many viewers and
+    pushes ask. The memo is keyed by the fog tuple it was made for: a copy of the scene with other fog
+    (reducers copy scenes) starts afresh."""
+    memo = scene.__dict__.get(_MEMO)
+    if memo is None or memo[0] is not scene.fog or len(memo[1]) > MEMO_POINTS:
+        memo = scene.__dict__[_MEMO] = (scene.fog, {})
+    known: dict[Point, bool] = memo[1]
+    missing = [p for p in dict.fromkeys(points) if p not in known]
+    if missing:
+        known.update(zip(missing, fogged_points(scene.fog, missing), strict=True))
+    return [known[p] for p in points]
+
+
+def drawings_in_the_open(scene: Scene) -> tuple[Drawing, ...]:
+    """The scene's drawings with no point under fog, remembered with the scene for its fog and drawings."""
+    memo = scene.__dict__.get(_DRAWINGS_MEMO)
+    if memo is not None and memo[0] is scene.fog and memo[1] is scene.drawings:
+        return memo[2]  # type: ignore[no-any-return]  # what this function stored
+    points = [p for d in scene.drawings for p in d.points]
+    fogged = iter(fogged_points(scene.fog, points))
+    # Each drawing's points are consumed in order, all of them (no short cut that would misalign the rest).
+    seen = tuple(d for d in scene.drawings if not any([next(fogged) for _ in d.points]))
+    scene.__dict__[_DRAWINGS_MEMO] = (scene.fog, scene.drawings, seen)
+    return seen
+
+
+# Keys of the scene's __dict__ that are no fields: models ignore them (dumps, equality, copies' checks).
+_MEMO = "_fogged_points"
+_DRAWINGS_MEMO = "_drawings_in_the_open"
+MEMO_POINTS = 20_000
 
 
 def add_stroke(fog: tuple[FogOp, ...], op: FogOp) -> tuple[FogOp, ...]:

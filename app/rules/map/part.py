@@ -2,7 +2,7 @@
 
 from app.rules.map.commands import COMMANDS
 from app.rules.map.reducers import REDUCERS
-from app.rules.map.view import DESCRIBERS
+from app.rules.map.view import DESCRIBERS, EVENT_VIEWS
 from app.rules.system import SystemPart
 
 PART = SystemPart(
@@ -12,4 +12,5 @@ PART = SystemPart(
     commands=COMMANDS,
     reducers=REDUCERS,
     describers=DESCRIBERS,
+    event_views=EVENT_VIEWS,
 )

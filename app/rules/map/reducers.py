@@ -67,8 +67,28 @@ def scene_removed(state: CampaignState, event: Event) -> CampaignState:
     )
 
 
+def settings_changed(state: CampaignState, event: Event) -> CampaignState:
+    return _with_map(state, cover_new_scenes=event.payload.cover_new_scenes)
+
+
+def _hide_character(state: CampaignState, participant_id: str, hidden: bool) -> CampaignState:
+    """Hidden is the character's flag, not its token's. Logs recorded before it was one flag hid a
+    character's token alone: read today, hiding the token hides the character (so the players learn
+    nothing of it), as a command now does."""
+    p = state.find_participant(participant_id)
+    if p is None or p.hidden == hidden:
+        return state
+    return state.model_copy(
+        update={"participants": replace_item(state.participants, p.model_copy(update={"hidden": hidden}))}
+    )
+
+
 def token_placed(state: CampaignState, event: Event) -> CampaignState:
-    return _with_map(state, tokens=(*state.map.tokens, event.payload.token))
+    token = event.payload.token
+    if token.participant is not None and token.hidden:
+        state = _hide_character(state, token.participant, True)
+        token = token.model_copy(update={"hidden": False})
+    return _with_map(state, tokens=(*state.map.tokens, token))
 
 
 def token_moved(state: CampaignState, event: Event) -> CampaignState:
@@ -80,7 +100,11 @@ def token_removed(state: CampaignState, event: Event) -> CampaignState:
 
 
 def token_changed(state: CampaignState, event: Event) -> CampaignState:
-    return _token_changed(state, event.payload.token, **event.payload.changes)
+    changes = dict(event.payload.changes)
+    token = state.map.token(event.payload.token)
+    if token is not None and token.participant is not None and "hidden" in changes:
+        state = _hide_character(state, token.participant, bool(changes.pop("hidden")))
+    return _token_changed(state, event.payload.token, **changes)
 
 
 def fog_stroke(state: CampaignState, event: Event) -> CampaignState:
@@ -118,6 +142,7 @@ def participant_removed(state: CampaignState, event: Event) -> CampaignState:
 
 REDUCERS = {
     "map.asset_added": asset_added,
+    "map.settings_changed": settings_changed,
     "map.scene_created": scene_created,
     "map.scene_updated": scene_updated,
     "map.scene_shown": scene_shown,

@@ -5,7 +5,12 @@ Coordinates are image pixels of the scene (its background image, or its blank ca
 
 from __future__ import annotations
 
+import math
+from functools import cached_property
 from typing import Literal
+
+import numpy as np
+import shapely
 
 from app.rules.system import Frozen
 
@@ -39,6 +44,28 @@ class FogOp(Frozen):
     op: Literal["cover", "reveal"]
     rect: Rect | None = None
     polygon: tuple[Point, ...] | None = None
+
+    # Worked out once a stroke (a stroke is never copied with changes, only made anew): the point tests of
+    # every view of every push reuse them. Models ignore cached properties (not fields, not compared).
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """left, top, right, bottom; the whole plane for a whole-scene stroke."""
+        if self.rect is not None:
+            x, y, w, h = self.rect
+            return (x, y, x + w, y + h)
+        if self.polygon is not None:
+            xs, ys = [p[0] for p in self.polygon], [p[1] for p in self.polygon]
+            return (min(xs), min(ys), max(xs), max(ys))
+        return (-math.inf, -math.inf, math.inf, math.inf)
+
+    @cached_property
+    def shape(self) -> shapely.Polygon | None:
+        """The polygon, prepared for many point tests."""
+        if self.polygon is None:
+            return None
+        shape = shapely.polygons(np.asarray(self.polygon, dtype=float))  # from an array: no Python loop
+        shapely.prepare(shape)
+        return shape
 
 
 class Drawing(Frozen):
@@ -82,6 +109,7 @@ class MapState(Frozen):
     tokens: tuple[Token, ...] = ()
     shown: str | None = None  # the scene the players see
     open: str | None = None  # the scene the GM is working on (the console shows it)
+    cover_new_scenes: bool = False  # a new scene starts under fog (the GM reveals what the party sees)
 
     def scene(self, scene_id: str | None) -> Scene | None:
         return next((s for s in self.scenes if s.id == scene_id), None)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.campaign.state import CampaignState
-from app.rules.map.commands import visible_to_players
-from app.rules.map.geometry import fogged
-from app.rules.map.state import Scene, Token
+from app.rules.campaign.state import CampaignState, Participant
+from app.rules.map.commands import drawing_seen, visible_to_players
+from app.rules.map.geometry import drawings_in_the_open, scene_fogged
+from app.rules.map.state import Drawing, Scene, Token
 from app.rules.system import Event, Viewer
 
 
@@ -42,8 +42,44 @@ def may_see_point(state: CampaignState, viewer: Viewer, x: float, y: float) -> b
         scene is not None
         and 0 <= x <= scene.width
         and 0 <= y <= scene.height
-        and not fogged(scene.fog, (x, y))
+        and not scene_fogged(scene, [(x, y)])[0]
     )
+
+
+def seen_tokens(state: CampaignState, seen: CampaignState, viewer: Viewer, scene: Scene) -> list[Token]:
+    """The scene's tokens this viewer sees: the GM every one; a player, on the shown scene, their own and
+    those neither hidden (marker or character) nor under fog. One fog test for all of them."""
+    tokens = [t for t in state.map.tokens if t.scene == scene.id]
+    if viewer.is_gm:
+        return tokens
+    if scene.id != state.map.shown:
+        return []
+    people = {p.id: p for p in seen.participants}
+    candidates = [
+        t
+        for t in tokens
+        if (t.participant is not None and t.participant in viewer.participants)
+        or not (t.hidden or (t.participant is not None and _hidden(people.get(t.participant))))
+    ]
+    fogged = scene_fogged(scene, [(t.x, t.y) for t in candidates])
+    return [
+        t
+        for t, under in zip(candidates, fogged, strict=True)
+        if not under or (t.participant is not None and t.participant in viewer.participants)
+    ]
+
+
+def _hidden(p: Participant | None) -> bool:
+    return p is None or p.hidden
+
+
+def seen_drawings(state: CampaignState, viewer: Viewer, scene: Scene) -> list[Drawing]:
+    """The GM sees every drawing; a player those of the shown scene with no point under fog."""
+    if viewer.is_gm:
+        return list(scene.drawings)
+    if scene.id != state.map.shown or not scene.drawings:
+        return []
+    return list(drawings_in_the_open(scene))
 
 
 def image_url(state: CampaignState, scene: Scene, viewer: Viewer) -> str | None:
@@ -73,8 +109,8 @@ def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: 
         out["mine"] and not token.locked and scene is not None and scene.player_moves
     )
     if viewer.is_gm:
-        out["hidden"] = token.hidden
-        out["fogged"] = scene is not None and fogged(scene.fog, (token.x, token.y))
+        out["hidden"] = token.hidden or _hidden(p) if token.participant else token.hidden
+        out["fogged"] = scene is not None and scene_fogged(scene, [(token.x, token.y)])[0]
     return out
 
 
@@ -97,14 +133,11 @@ def view(
             for s in state.map.scenes
         ]
         out["assets"] = [a.model_dump() for a in state.map.assets]
+        out["cover_new_scenes"] = state.map.cover_new_scenes
     if scene is None:
         return out
-    tokens = [t for t in state.map.tokens if t.scene == scene.id and may_see_token(state, viewer, t)]
-    drawings = [
-        d.model_dump(mode="json")
-        for d in scene.drawings
-        if viewer.is_gm or not any(fogged(scene.fog, pt) for pt in d.points)
-    ]
+    tokens = seen_tokens(state, seen, viewer, scene)
+    drawings = [d.model_dump(mode="json") for d in seen_drawings(state, viewer, scene)]
     out.update(
         scene=scene.id,
         name=scene.name,
@@ -123,12 +156,58 @@ def view(
     return out
 
 
+# --- events as the players may see them (their audience already lets them) ----------------------
+
+
+def _gm_only(state: CampaignState | None, event: Event) -> Event | None:
+    """Fog strokes (shapes the players never see: their image changes) and image records are the GM's,
+    whatever audience an older log wrote them with."""
+    return None
+
+
+def _scene_updated(state: CampaignState | None, event: Event) -> Event | None:
+    """A change to the shown scene, without the image's id (the players' image is served by scene)."""
+    if state is not None and event.data.get("scene") != state.map.shown:
+        return None
+    changes = event.data.get("changes") or {}
+    if "asset" not in changes:
+        return event
+    kept = {k: v for k, v in changes.items() if k != "asset"}
+    return event.model_copy(update={"data": {**event.data, "changes": kept}})
+
+
+def _drawn(state: CampaignState | None, event: Event) -> Event | None:
+    """A drawing reaches the players while they see it: on the shown scene, clear of fog."""
+    if state is None:
+        return event
+    scene = state.map.scene(event.data.get("scene"))
+    drawing = event.data.get("drawing") or {}
+    if scene is None or scene.id != state.map.shown:
+        return None
+    now = next((d for d in scene.drawings if d.id == drawing.get("id")), None)
+    return event if now is not None and drawing_seen(state, scene, now) else None
+
+
+EVENT_VIEWS = {
+    "map.asset_added": _gm_only,
+    "map.scene_created": _gm_only,
+    "map.settings_changed": _gm_only,
+    "map.fog_covered": _gm_only,
+    "map.fog_revealed": _gm_only,
+    "map.scene_updated": _scene_updated,
+    "map.drawn": _drawn,
+}
+
+
 def _name(event: Event) -> str:
     return str(event.data.get("name") or "A token")
 
 
 DESCRIBERS = {
     "map.asset_added": lambda e: "An image was added to the campaign.",
+    "map.settings_changed": lambda e: (
+        "New scenes start under fog." if e.data.get("cover_new_scenes") else "New scenes start uncovered."
+    ),
     "map.scene_created": lambda e: f"Scene {e.data['scene']['name']} made.",
     "map.scene_updated": lambda e: "The scene was changed.",
     "map.scene_shown": lambda e: (

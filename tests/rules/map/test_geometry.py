@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules.map.geometry import add_stroke, distance, fogged, hex_center, in_polygon, snap
-from app.rules.map.state import FogOp, Grid
+from app.rules.map.geometry import (
+    add_stroke,
+    distance,
+    fogged,
+    fogged_points,
+    hex_center,
+    in_polygon,
+    scene_fogged,
+    snap,
+)
+from app.rules.map.state import FogOp, Grid, Scene
 
 SQUARE = Grid(type="square", size=50, per_cell=5)
 
@@ -103,3 +112,43 @@ def test_fog_matches_a_pixel_by_pixel_paint(strokes, point):
         if x <= point[0] <= x + side and y <= point[1] <= y + side:
             painted = cover
     assert fogged(fog, point) == painted
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["cover", "reveal"]),
+            st.one_of(
+                st.tuples(st.integers(0, 90), st.integers(0, 90), st.integers(1, 40), st.integers(1, 40)),
+                st.lists(st.tuples(st.integers(0, 130), st.integers(0, 130)), min_size=3, max_size=7),
+                st.none(),
+            ),
+        ),
+        max_size=8,
+    ),
+    st.lists(st.tuples(st.integers(0, 130), st.integers(0, 130)), max_size=20),
+)
+def test_many_points_at_once_agree_with_one_at_a_time(strokes, points):
+    """The vectorised test a view makes (and its memo on the scene) reads every point as `fogged` does,
+    edges, crossing outlines of older logs and whole-scene strokes included."""
+    fog: tuple[FogOp, ...] = ()
+    for op, shape in strokes:
+        if isinstance(shape, tuple):
+            fog = add_stroke(fog, FogOp(op=op, rect=shape))
+        elif shape is not None:
+            fog = add_stroke(fog, FogOp(op=op, polygon=tuple(shape)))
+        else:
+            fog = add_stroke(fog, FogOp(op=op))
+    one_at_a_time = [fogged(fog, p) for p in points]
+    assert fogged_points(fog, points) == one_at_a_time
+    scene = Scene(id="s1", name="Crypt", width=200, height=200, fog=fog)
+    assert scene_fogged(scene, points) == one_at_a_time
+    assert scene_fogged(scene, points) == one_at_a_time  # from the memo
+
+
+def test_a_copy_of_a_scene_with_other_fog_does_not_read_the_old_memo():
+    covered = Scene(id="s1", name="Crypt", width=200, height=200, fog=(FogOp(op="cover"),))
+    assert scene_fogged(covered, [(10, 10)]) == [True]
+    cleared = covered.model_copy(update={"fog": ()})  # a reducer's copy carries the memo along
+    assert scene_fogged(cleared, [(10, 10)]) == [False]
+    assert covered == covered.model_copy() and "fog" in covered.model_dump()
