@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
-from bench import commands, fanout, first_load, idle_sockets, load, odds, triptycho_geometry
+from bench import commands, fanout, first_load, idle_sockets, load, map_view, odds, triptycho_geometry
 from bench import map as battle_map
 from bench.common import emit, machine_ms
 
@@ -29,6 +29,7 @@ def main(quick: bool) -> dict:
     first = first_load.main()
     triptycho_geometry.main()
     board = battle_map.main(quick)
+    worst_view = map_view.main()
     exact = odds.main()
     machine = [machine_before, machine_ms()]
     emit("machine", machine_ms=machine)
@@ -61,6 +62,8 @@ def main(quick: bool) -> dict:
         "map_upload_4096_ms": board["upload_to_ready_ms"],
         "map_fog_mask_ms": board["fog_mask_ms_p50"],
         "map_token_move_p99_ms": board["token_move_p99_ms"],
+        "map_view_worst_cold_ms": worst_view["cold_ms_p50"],
+        "map_view_worst_warm_ms": worst_view["warm_ms_p50"],
         "odds_cold_worst_ms": exact["worst_ms"],
         "machine_ms": machine,
     }
