@@ -10,6 +10,7 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState
 from app.rules.map.commands import visible_to_players
+from app.rules.map.fog import image_key
 from app.rules.map.geometry import fogged
 from app.rules.map.state import Scene, Token
 from app.rules.system import Event, Viewer
@@ -51,7 +52,7 @@ def image_url(state: CampaignState, scene: Scene, viewer: Viewer) -> str | None:
         return None
     if viewer.is_gm:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?fog={scene.fog_version}"
+    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, scene.fog)}"
 
 
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
@@ -129,6 +130,7 @@ def _name(event: Event) -> str:
 
 DESCRIBERS = {
     "map.asset_added": lambda e: "An image was added to the campaign.",
+    "map.asset_removed": lambda e: "An image was deleted from the campaign.",
     "map.scene_created": lambda e: f"Scene {e.data['scene']['name']} made.",
     "map.scene_updated": lambda e: "The scene was changed.",
     "map.scene_shown": lambda e: (
