@@ -30,7 +30,7 @@ from app.services.auth import hash_token, new_code, new_id, new_token
 from app.services.context import Fray
 from app.store import projections
 from app.store.log import T as EVENTS
-from app.store.models import AssetBlob, Campaign, Seat
+from app.store.models import AssetBlob, Campaign, CampaignAsset, Seat
 
 FORMAT = "fray-campaign"
 # Of the file. 2: each event record carries the version of its payload it was written at (a record
@@ -65,12 +65,9 @@ def export(fray: Fray, campaign_id: str) -> bytes:
             select(EVENTS).where(EVENTS.c.campaign_id == campaign_id).order_by(EVENTS.c.seq)
         ).mappings()
         events = [{k: _when(v) for k, v in row.items() if k not in ("id", "campaign_id")} for row in rows]
-        used = {
-            e["data"]["asset"]["id"]
-            for e in events
-            if e["type"] == "map.asset_added" and isinstance(e["data"].get("asset"), dict)
-        }
-        blobs = session.scalars(select(AssetBlob).where(col(AssetBlob.id).in_(used))).all() if used else []
+        # The images the campaign holds, not every id its log names: a log may name another's image.
+        held = select(col(CampaignAsset.asset_id)).where(col(CampaignAsset.campaign_id) == campaign_id)
+        blobs = session.scalars(select(AssetBlob).where(col(AssetBlob.id).in_(held))).all()
         document = {
             "format": FORMAT,
             "version": VERSION,

@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from app.services import map_images
 from app.store.models import AssetBlob, CampaignAsset
-from tests.helpers import Table
+from tests.helpers import Seat, Table
 from tests.mapping import dungeon_png, png, scene_with_image, upload
 
 HX = {"HX-Request": "true", "Origin": "http://testserver"}
@@ -79,6 +79,9 @@ def test_a_forged_asset_event_in_an_import_file_reads_nothing(client, table: Tab
         headers=_bearer(copy["gm_token"]),
     )
     assert got.status_code == 404
+    # Nor does its export carry the bytes, to be imported again as its own.
+    again = _exported(Table(thief.http, copy["id"], Seat(copy["gm_token"], "", "GM"), "", ""))
+    assert again["assets"] == []
 
 
 def test_an_upload_records_the_campaign_that_holds_the_image(client, table: Table):
