@@ -17,6 +17,7 @@ import pytest
 from PIL import Image
 from sqlalchemy import select
 
+from app.rules.map.state import FogOp, Scene
 from app.services import map_images
 from app.store.models import AssetBlob, CampaignAsset
 from tests.helpers import Seat, Table
@@ -311,3 +312,15 @@ def test_only_the_current_key_is_served_immutable(client, table: Table):
     assert r.headers["etag"] == f'"{key}"'
     stale = table.http.get(url.replace(key, uuid.uuid4().hex[:16]), headers=ann.auth)
     assert "immutable" not in stale.headers["cache-control"]
+
+
+def test_decoded_images_are_kept_within_a_byte_budget(client, table: Table):
+    fray = client.app.state.fray
+    first = upload(table, dungeon_png(400, 300)).json()["id"]
+    second = upload(table, dungeon_png(300, 200)).json()["id"]
+    cache = map_images.MaskCache(decoded=2, decoded_bytes=400 * 300 * 4)  # room for the first alone
+    cover = (FogOp(op="cover", rect=(0, 0, 10, 10)),)
+    for asset, (w, h) in ((first, (400, 300)), (second, (300, 200))):
+        scene = Scene(id="s", name="S", asset=asset, width=w, height=h, fog=cover)
+        assert cache.get(fray, table.id, scene) is not None
+    assert list(cache._decoded) == [second]
