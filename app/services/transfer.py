@@ -204,6 +204,7 @@ def checked_images(fray: Fray, assets: list[dict[str, Any]]) -> dict[str, map_im
     that fails refuses the whole import, with the upload's sentence."""
     settings = fray.settings
     prepared: dict[str, map_images.Prepared] = {}
+    total = 0
     for a in assets:
         raw = base64.b64decode(a["data"])
         if hashlib.sha256(raw).hexdigest() != a["id"]:
@@ -216,12 +217,12 @@ def checked_images(fray: Fray, assets: list[dict[str, Any]]) -> dict[str, map_im
             raise
         except InputError as error:
             raise ImportRefused(f"An image in that file was refused: {error}") from None
-    total = sum(len(p.data) for p in {p.id: p for p in prepared.values()}.values())
-    if total > settings.campaign_storage_bytes:
-        raise map_images.TooLarge(
-            f"That file's images take {total / 1024 / 1024:.1f} MB: a campaign keeps at most "
-            f"{settings.campaign_storage_bytes / 1024 / 1024:.1f} MB of images."
-        )
+        total += len(prepared[a["id"]].data)
+        if total > settings.campaign_storage_bytes:  # checked as it goes: no re-encoding past the quota
+            raise map_images.TooLarge(
+                f"That file's images take more than {settings.campaign_storage_bytes / 1024 / 1024:.1f} MB, "
+                "what a campaign may keep: delete some from the campaign and export it again."
+            )
     return prepared
 
 

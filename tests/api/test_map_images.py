@@ -145,6 +145,18 @@ def test_an_imported_image_is_re_encoded_and_renamed_in_the_log(client, table: T
     assert got.status_code == 200 and Image.open(io.BytesIO(got.content)).format == "WEBP"
 
 
+def test_an_import_past_the_storage_quota_is_a_413_that_creates_nothing(client, table: Table):
+    scene_with_image(table)
+    document = _exported(table)
+    client.app.state.fray.settings.campaign_storage_bytes = 100
+    with client.app.state.fray.db.read() as session:
+        before = len(session.scalars(select(CampaignAsset)).all())
+    r = _import(table, document)
+    assert r.status_code == 413 and "what a campaign may keep" in r.json()["detail"]
+    with client.app.state.fray.db.read() as session:
+        assert len(session.scalars(select(CampaignAsset)).all()) == before
+
+
 # --- 6: pixels are budgeted, decodes are bounded, memory stays small ------------------------------
 
 
