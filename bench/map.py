@@ -105,7 +105,7 @@ async def token_moves(url: str, rate: float, duration: float) -> dict:
 def main(quick: bool = False) -> dict:
     png = dungeon()
     began = time.perf_counter()
-    prepared = map_images.prepare(png, 64 * 1024 * 1024, 8192)
+    prepared = map_images.prepare(png, 64 * 1024 * 1024, 8192, 8192 * 8192)
     prepare_ms = (time.perf_counter() - began) * 1000
     figures = fog_change(prepared.data, 3 if quick else 7)
     duration = 3.0 if quick else 10.0

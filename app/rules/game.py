@@ -41,6 +41,7 @@ NOT_UNDOABLE = frozenset(
         "campaign.seat_revoked",
         "campaign.undone",
         "map.asset_added",
+        "map.asset_removed",  # its blob may be gone: the campaign's hold on it is released with it
         "map.scene_opened",
     }
 )
@@ -208,13 +209,16 @@ class Game:
 
     # -- the decider ----------------------------------------------------------------------------
 
-    def parse(self, payload: Mapping[str, Any]) -> tuple[CommandSpec, Command]:
+    def parse(self, payload: Mapping[str, Any], internal: bool = False) -> tuple[CommandSpec, Command]:
+        """The command a payload asks for; `internal` only from the server's own code (CommandSpec)."""
         type_ = payload.get("type")
         if not isinstance(type_, str) or not type_:
             raise InputError("Say what to do: a command needs a type, such as generic.roll.")
         spec = self.commands.get(type_)
         if spec is None:
             raise InputError(f"'{type_[:60]}' is not a command of a {self.system.title} campaign.")
+        if spec.internal and not internal:
+            raise InputError(f"'{type_}' is not sent as a command: {spec.internal}.")
         return spec, parse_command(spec, payload)
 
     def decide(self, state: CampaignState, command: Command, ctx: Ctx) -> list[NewEvent]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,6 +48,7 @@ __all__ = [
     "RuleError",
     "SystemPart",
     "Viewer",
+    "internal",
 ]
 
 Role = Literal["gm", "player", "spectator"]
@@ -213,9 +214,16 @@ class CommandSpec:
     summary: str = ""
     gm_only: bool = False
     rolls: bool = False  # may take `dice` in a manual-dice campaign
+    # Not "": made only by the server's own code (Game.parse refuses it from any client), and how to do it.
+    internal: str = ""
 
 
 CommandRow = tuple[type[Command], Decide, str, bool, bool]
+
+
+def internal(spec: CommandSpec, instead: str) -> CommandSpec:
+    """The command made only by the server's own code; a client is told `instead`."""
+    return replace(spec, internal=instead)
 
 
 def command_table(rows: list[CommandRow]) -> dict[str, CommandSpec]:

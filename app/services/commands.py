@@ -91,10 +91,11 @@ class _Recheck(Exception):
     """The quick way cannot tell: go the careful way."""
 
 
-def execute(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandResult:
-    """Run one command for a seat (blocking: call it in a worker thread, or use `run`)."""
+def execute(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any], internal: bool = False) -> CommandResult:
+    """Run one command for a seat (blocking: call it in a worker thread, or use `run`). `internal`: the
+    server's own code asks for it (an upload's `map.asset.add`); never for what a client sent."""
     game = registry.game(seat.system)
-    spec, command = game.parse(payload)
+    spec, command = game.parse(payload, internal)
     try:
         return _on_cache(fray, game, seat, spec, command, fray.db.write_core(seat.campaign_id, queue=False))
     except (SeqTaken, _Recheck):
@@ -102,13 +103,13 @@ def execute(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandRe
     return retrying(lambda: _attempt(fray, game, seat, spec, command))
 
 
-def _now(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandResult | None:
+def _now(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any], internal: bool) -> CommandResult | None:
     """The quick way, right on the event loop (SQLite only: `Database.write_now`), or None when it
     cannot tell or would wait: then the command runs in a worker thread, from the start."""
     if not fray.db.reads_inline:
         return None
     game = registry.game(seat.system)
-    spec, command = game.parse(payload)  # a malformed command is refused here as in the thread
+    spec, command = game.parse(payload, internal)  # a malformed command is refused here as in the thread
     try:
         return _on_cache(fray, game, seat, spec, command, fray.db.write_now())
     except (SeqTaken, _Recheck, WouldWait):
@@ -210,12 +211,14 @@ def append(
     return events, new_state
 
 
-async def run(fray: Fray, seat: SeatAuth, payload: Mapping[str, Any]) -> CommandResult:
+async def run(
+    fray: Fray, seat: SeatAuth, payload: Mapping[str, Any], internal: bool = False
+) -> CommandResult:
     """Run a command (the quick way on the loop when it can, else in a worker thread), then tell every
-    process's sockets about it."""
-    result = _now(fray, seat, payload)
+    process's sockets about it. `internal` as for `execute`."""
+    result = _now(fray, seat, payload, internal)
     if result is None:
-        result = await to_thread.run_sync(execute, fray, seat, payload)
+        result = await to_thread.run_sync(execute, fray, seat, payload, internal)
     if not result.repeated:
         await fray.broker.publish(seat.campaign_id, result.seq)
         # The room's push starts before this reply is built and sent (about a millisecond of HTTP): the

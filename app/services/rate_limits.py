@@ -1,5 +1,5 @@
 """Rate limits: a token bucket per address for creating campaigns, joining and the admin password, and
-per seat for commands and socket messages.
+per seat for commands, socket messages and image uploads.
 
 Each bucket holds `burst` tokens and refills at `per_second`; a request takes one, and one that finds the
 bucket empty is refused with 429, a sentence and Retry-After, and changes nothing. The limits are set so a
@@ -42,6 +42,7 @@ LIMITS = {
         Limit("admin", 10, 1 / 30, "Too many tries of the admin password came from your address"),
         Limit("commands", 60, 10, "Too many commands came from your seat at once"),
         Limit("socket", 120, 20, "Too many messages came from your seat at once"),
+        Limit("uploads", 20, 1 / 6, "Too many images came from your seat at once"),
     )
 }
 

@@ -3,6 +3,10 @@
 The file is gzip'd JSON: a format marker and version, the campaign row, its seats (token hashes only),
 its whole event log as stored, and the images its map uses. Importing checks everything before writing
 anything, and writes in one transaction: a file that fails a check creates nothing.
+
+An imported image is checked and re-encoded as an upload is (`map_images.prepare`), so its id (the hash
+of its bytes) changes: the log is renamed to match. The new campaign holds only the images whose bytes
+the file carries; an id its log names without them reads nothing.
 """
 
 from __future__ import annotations
@@ -21,11 +25,12 @@ from sqlmodel import col
 
 from app.rules import registry
 from app.rules.errors import Forbidden, InputError, RuleError
+from app.services import map_images
 from app.services.auth import hash_token, new_code, new_id, new_token
 from app.services.context import Fray
 from app.store import projections
 from app.store.log import T as EVENTS
-from app.store.models import AssetBlob, Campaign, Seat
+from app.store.models import AssetBlob, Campaign, CampaignAsset, Seat
 
 FORMAT = "fray-campaign"
 # Of the file. 2: each event record carries the version of its payload it was written at (a record
@@ -60,12 +65,9 @@ def export(fray: Fray, campaign_id: str) -> bytes:
             select(EVENTS).where(EVENTS.c.campaign_id == campaign_id).order_by(EVENTS.c.seq)
         ).mappings()
         events = [{k: _when(v) for k, v in row.items() if k not in ("id", "campaign_id")} for row in rows]
-        used = {
-            e["data"]["asset"]["id"]
-            for e in events
-            if e["type"] == "map.asset_added" and isinstance(e["data"].get("asset"), dict)
-        }
-        blobs = session.scalars(select(AssetBlob).where(col(AssetBlob.id).in_(used))).all() if used else []
+        # The images the campaign holds, not every id its log names: a log may name another's image.
+        held = select(col(CampaignAsset.asset_id)).where(col(CampaignAsset.campaign_id) == campaign_id)
+        blobs = session.scalars(select(AssetBlob).where(col(AssetBlob.id).in_(held))).all()
         document = {
             "format": FORMAT,
             "version": VERSION,
@@ -174,7 +176,7 @@ def _replay(game: Any, records: list[dict[str, Any]]) -> Any:
         raise ImportRefused("That file's log cannot be replayed by this version of Fray.") from None
 
 
-def _renamed(records: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
+def renamed(records: list[dict[str, Any]], names: dict[str, str]) -> list[dict[str, Any]]:
     """A copy's events with its campaign and seat ids renamed (random ids: each is its own whole string)."""
     if not names:
         return records
@@ -197,6 +199,33 @@ def import_campaign(fray: Fray, raw: bytes, keep_seats: bool = False) -> Importe
         raise ImportRefused("That file is damaged: part of the campaign is missing or malformed.") from None
 
 
+def checked_images(fray: Fray, assets: list[dict[str, Any]]) -> dict[str, map_images.Prepared]:
+    """The file's images checked and re-encoded as uploads are, by the id the file gives each; the first
+    that fails refuses the whole import, with the upload's sentence."""
+    settings = fray.settings
+    prepared: dict[str, map_images.Prepared] = {}
+    total = 0
+    for a in assets:
+        raw = base64.b64decode(a["data"])
+        if hashlib.sha256(raw).hexdigest() != a["id"]:
+            raise ImportRefused("That file is damaged: an image does not match its name.")
+        try:
+            prepared[a["id"]] = map_images.prepare(
+                raw, settings.max_upload_bytes, settings.max_image_side, settings.max_image_pixels
+            )
+        except map_images.TooLarge:
+            raise
+        except InputError as error:
+            raise ImportRefused(f"An image in that file was refused: {error}") from None
+        total += len(prepared[a["id"]].data)
+        if total > settings.campaign_storage_bytes:  # checked as it goes: no re-encoding past the quota
+            raise map_images.TooLarge(
+                f"That file's images take more than {settings.campaign_storage_bytes / 1024 / 1024:.1f} MB, "
+                "what a campaign may keep: delete some from the campaign and export it again."
+            )
+    return prepared
+
+
 def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
     source = document["campaign"]
     game = registry.game(str(source.get("system", "")))  # an unknown game: a sentence saying so
@@ -204,6 +233,7 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
     if not records or len(records) > MAX_EVENTS:
         raise ImportRefused("That file holds no event log to import.")
     _replay(game, records)  # checked before anything is written
+    images = checked_images(fray, document["assets"])
     with fray.db.write() as session:
         same_id = session.get(Campaign, source["id"]) is None
         cid = source["id"] if same_id else new_id(5)
@@ -213,7 +243,8 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
             raise Forbidden("These seats are already at this server: import without --keep-seats.")
         # A copy beside its original (the same server) gets ids of its own for the campaign and its seats.
         names = {old: new_id() for old in taken} | ({} if same_id else {source["id"]: cid})
-        records = _renamed(records, names)
+        names |= {old: p.id for old, p in images.items() if old != p.id}
+        records = renamed(records, names)
         state = _replay(game, records)
         codes = [c for c in (source.get("invite_code"), source.get("spectator_code")) if c]
         clash = select(col(Campaign.id)).where(
@@ -261,16 +292,7 @@ def _import(fray: Fray, document: dict[str, Any], keep_seats: bool) -> Imported:
                     at=datetime.fromisoformat(e["at"]) if e.get("at") else datetime.now(UTC),
                 )
             )
-        for a in document["assets"]:
-            blob = base64.b64decode(a["data"])
-            if hashlib.sha256(blob).hexdigest() != a["id"]:
-                raise ImportRefused("That file is damaged: an image does not match its name.")
-            if session.get(AssetBlob, a["id"]) is None:
-                size = len(blob)
-                session.add(
-                    AssetBlob(
-                        id=a["id"], mime=a["mime"], width=a["width"], height=a["height"], size=size, data=blob
-                    )
-                )
+        for prepared in images.values():
+            map_images.keep(session, cid, prepared)
         projections.sync(session, None, state)
     return Imported(cid, gm_token, same_id, len(records))

@@ -103,7 +103,8 @@ class EncounterRow(SQLModel, table=True):
 class AssetBlob(SQLModel, table=True):
     """An uploaded image, re-encoded, kept in the database by its content hash so every process serves it.
 
-    Which campaign may use it is in that campaign's log (`map.asset_added`); the blob itself is shared.
+    Which campaigns may read it is in `campaign_asset`, never in a log: a log can be forged, the table
+    is written only by the upload and import code, for the bytes they were given.
     """
 
     __tablename__ = "asset"
@@ -114,4 +115,14 @@ class AssetBlob(SQLModel, table=True):
     height: int
     size: int
     data: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    created_at: datetime = _when()
+
+
+class CampaignAsset(SQLModel, table=True):
+    """A campaign holds an image: it uploaded or imported these bytes. The only key to reading a blob."""
+
+    __tablename__ = "campaign_asset"
+
+    campaign_id: str = Field(foreign_key="campaign.id", primary_key=True, max_length=32)
+    asset_id: str = Field(foreign_key="asset.id", primary_key=True, max_length=64, index=True)
     created_at: datetime = _when()

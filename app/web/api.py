@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
-from fastapi import APIRouter, Body, HTTPException, Query, Request, Response
+from fastapi import APIRouter, Body, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from app.rules import registry
@@ -151,8 +151,6 @@ async def command(
 
     A repeated command_id returns the first result instead of acting twice.
     """
-    if payload.get("type") == "map.asset.add":
-        raise HTTPException(422, f"Upload images with POST /api/campaigns/{campaign_id}/assets.")
     await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)
     return await fray.db.run_read(reads.reply_for, fray, seat, result)

@@ -17,7 +17,11 @@ from app.rules import registry
 from app.rules.system import Command
 
 COMMANDS_PATH = "/api/campaigns/{campaign_id}/commands"
-NOT_ON_THIS_ROUTE = {"map.asset.add"}  # sent by POST .../assets with the image, never on its own
+# Made only by the server's own code (an upload's `map.asset.add`, a deletion's `map.asset.remove`): every
+# client route refuses them, so the union leaves them out.
+NOT_ON_THIS_ROUTE = frozenset(
+    spec.type for key in registry.systems() for spec in registry.game(key).commands.values() if spec.internal
+)
 REF = "#/components/schemas/{model}"
 BODY = "Command"  # the union's own name in the document
 

@@ -292,6 +292,14 @@
     await command(cid, { type: "map.scene.create", name, asset: body.id, grid: { type: "square", size: 70 } });
   }
 
+  async function deleteAsset(asset, name) {
+    const cid = gmCampaign();
+    if (!cid || !window.confirm(`Delete the image ${name}? Undo will not bring it back.`)) return;
+    const r = await fetch(`/api/campaigns/${cid}/assets/${asset}`, { method: "DELETE", credentials: "same-origin" });
+    if (!r.ok) return flash((await r.json().catch(() => ({}))).detail || `The image was not deleted (${r.status}).`);
+    flash("Image deleted.", "ok");
+  }
+
   function formPayload(form) {
     const payload = { type: form.dataset.mapForm };
     if (form.dataset.scene) payload.scene = form.dataset.scene;
@@ -326,6 +334,8 @@
     }
     const tab = t.closest(".side-tabs [data-tab]");
     if (tab) { tab.closest(".sidebar").dataset.active = tab.dataset.tab; return; }
+    const drop = t.closest("[data-delete-asset]");
+    if (drop) return void deleteAsset(drop.dataset.deleteAsset, drop.dataset.name);
     const frame = frameNow();
     if (!frame) return;
     const cid = campaignOf(frame), scene = frame.dataset.scene;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from alembic import command
@@ -53,3 +54,42 @@ def test_sqlite_runs_in_wal_with_immediate_writes(tmp_path: Path):
         other.dispose()
     assert locked
     db.dispose()
+
+
+def test_existing_campaigns_keep_the_images_their_logs_added(tmp_path: Path):
+    """Revision 0004 on a database of 0003: each campaign holds the blobs its `map.asset_added` named."""
+    url = f"sqlite:///{tmp_path / 'fray.db'}"
+    upgrade(url, "0003")
+    engine = create_engine(url)
+    now = "2026-11-20 10:00:00"
+    with engine.begin() as connection:
+        for cid in ("c1", "c2"):
+            connection.execute(
+                text(
+                    "INSERT INTO campaign (id, name, system, invite_code, spectator_code, created_at)"
+                    " VALUES (:id, 'T', 'generic', :i, :s, :at)"
+                ),
+                {"id": cid, "i": f"i-{cid}", "s": f"s-{cid}", "at": now},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO asset (id, mime, width, height, size, data, created_at)"
+                " VALUES (:id, 'image/webp', 4, 4, 1, x'00', :at)"
+            ),
+            {"id": "a" * 64, "at": now},
+        )
+        added = [("c1", "a" * 64), ("c2", "b" * 64)]  # c2's blob is not in this database
+        for seq, (cid, aid) in enumerate(added, start=1):
+            data = json.dumps({"asset": {"id": aid, "name": "", "width": 4, "height": 4}})
+            connection.execute(
+                text(
+                    "INSERT INTO event (campaign_id, seq, type, data, audience, batch, at, version)"
+                    " VALUES (:c, :seq, 'map.asset_added', :data, 'gm', 1, :at, 1)"
+                ),
+                {"c": cid, "seq": seq, "data": data, "at": now},
+            )
+    upgrade(url)
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT campaign_id, asset_id FROM campaign_asset")).all()
+    assert [tuple(r) for r in rows] == [("c1", "a" * 64)]
+    engine.dispose()

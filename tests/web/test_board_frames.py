@@ -59,7 +59,7 @@ def test_triptycho_draws_its_sections_in_the_map_frame_over_the_scene_image(clie
     phone = page(client, crypt, ann, "play")
     board = frame_of(phone, "triptycho")
     href = re.search(r'<image class="board-backdrop" href="([^"]+)"', board).group(1)
-    assert href.startswith(f"/api/campaigns/{crypt.id}/scenes/{scene}/image?fog=")  # blanked under fog
+    assert href.startswith(f"/api/campaigns/{crypt.id}/scenes/{scene}/image?v=")  # blanked under fog
     assert asset["id"] not in phone  # the full image is never named on a player's page
     assert 'data-kind="scene"' not in phone  # the board is the map area; no second map
     assert "Lurker" not in board

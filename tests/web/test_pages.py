@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.helpers import Table
+from tests.mapping import dungeon_png, upload
 
 BROWSER = {"Origin": "http://testserver"}  # what a browser sends with every form it posts
 
@@ -80,3 +81,10 @@ def test_a_gm_tool_page_the_game_does_not_have_is_a_404_with_a_sentence(client, 
     assert gm.get(f"/c/{table.id}/gm/..%2Fpages%2Fgm").status_code in (404, 422)
     player = _cookie_client(client, table, ann.token)
     assert player.get(f"/c/{table.id}/gm/map-editor").status_code == 403
+
+
+def test_the_gm_console_lists_each_image_with_a_delete_button(client, table: Table):
+    asset = upload(table, dungeon_png(), name="crypt.png").json()
+    gm = _cookie_client(client, table, table.gm.token)
+    page = gm.get(f"/c/{table.id}/gm").text
+    assert f'data-delete-asset="{asset["id"]}"' in page and 'aria-label="Delete image crypt.png"' in page

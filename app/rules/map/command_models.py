@@ -32,6 +32,11 @@ class AddAsset(Command):
     height: int = Field(ge=1, le=100_000)
 
 
+class RemoveAsset(Command):
+    type: Literal["map.asset.remove"] = "map.asset.remove"
+    asset: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
 class CreateScene(Command):
     type: Literal["map.scene.create"] = "map.scene.create"
     name: str = Field(min_length=1, max_length=60)

@@ -28,6 +28,7 @@ from app.rules.map.command_models import (
     MoveToken,
     OpenScene,
     PlaceToken,
+    RemoveAsset,
     RemoveScene,
     RemoveToken,
     RevealFog,
@@ -37,7 +38,7 @@ from app.rules.map.command_models import (
 )
 from app.rules.map.geometry import add_stroke, fogged, scene_fogged, snap
 from app.rules.map.state import Drawing, FogOp, Grid, Scene, Token
-from app.rules.system import Ctx, NewEvent, audience_of, command_table
+from app.rules.system import Ctx, NewEvent, audience_of, command_table, internal
 
 MAX_FOG_STROKES = 100  # a scene's; a whole-scene stroke starts the list over
 MAX_TOKENS = 500
@@ -128,6 +129,18 @@ def add_asset(state: CampaignState, cmd: AddAsset, ctx: Ctx) -> list[NewEvent]:
         raise RuleError("This image is already in the campaign.")
     data = {"asset": {"id": cmd.asset, "name": cmd.name, "width": cmd.width, "height": cmd.height}}
     return [NewEvent(type="map.asset_added", data=data, audience="gm")]
+
+
+def remove_asset(state: CampaignState, cmd: RemoveAsset, ctx: Ctx) -> list[NewEvent]:
+    asset = state.map.asset(cmd.asset)
+    if asset is None:
+        raise RuleError("There is no such image in this campaign.")
+    using = [s.name for s in state.map.scenes if s.asset == asset.id]
+    if using:
+        raise RuleError(
+            f"Scene {', '.join(using)} uses that image: give it another image or remove it first."
+        )
+    return [NewEvent(type="map.asset_removed", data={"asset": asset.id, "name": asset.name}, audience="gm")]
 
 
 def create_scene(state: CampaignState, cmd: CreateScene, ctx: Ctx) -> list[NewEvent]:
@@ -398,6 +411,7 @@ def _token_name(state: CampaignState, token: Token) -> str:
 COMMANDS = command_table(
     [
         (AddAsset, add_asset, "Add an uploaded image", True, False),
+        (RemoveAsset, remove_asset, "Delete an image", True, False),
         (CreateScene, create_scene, "Make a scene", True, False),
         (UpdateScene, update_scene, "Change a scene", True, False),
         (ShowScene, show_scene, "Show a scene to the players", True, False),
@@ -414,3 +428,13 @@ COMMANDS = command_table(
         (MapSettings, change_settings, "Change the map's settings", True, False),
     ]
 )
+# Only the server's own image code makes these: an upload or import holds the bytes (the campaign may read
+# them), and a deletion releases them. A client that sent one would hold an image it never had.
+COMMANDS |= {
+    "map.asset.add": internal(
+        COMMANDS["map.asset.add"], "upload the image with POST /api/campaigns/{id}/assets"
+    ),
+    "map.asset.remove": internal(
+        COMMANDS["map.asset.remove"], "delete the image with DELETE /api/campaigns/{id}/assets/{asset}"
+    ),
+}

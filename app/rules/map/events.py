@@ -13,6 +13,12 @@ class AssetAdded(Payload):
     asset: Asset
 
 
+@payload("map.asset_removed")
+class AssetRemoved(Payload):
+    asset: str
+    name: str
+
+
 @payload("map.drawn")
 class Drawn(Payload):
     drawing: Drawing

@@ -33,6 +33,13 @@ def asset_added(state: CampaignState, event: Event) -> CampaignState:
     return _with_map(state, assets=(*state.map.assets, event.payload.asset))
 
 
+def asset_removed(state: CampaignState, event: Event) -> CampaignState:
+    """The image is gone; a scene an undo gave it back to again is a blank canvas of the same size."""
+    gone = event.payload.asset
+    scenes = tuple(s.model_copy(update={"asset": None}) if s.asset == gone else s for s in state.map.scenes)
+    return _with_map(state, assets=tuple(a for a in state.map.assets if a.id != gone), scenes=scenes)
+
+
 def scene_created(state: CampaignState, event: Event) -> CampaignState:
     scene = event.payload.scene
     return _with_map(state, scenes=(*state.map.scenes, scene), open=scene.id)
@@ -143,6 +150,7 @@ def participant_removed(state: CampaignState, event: Event) -> CampaignState:
 REDUCERS = {
     "map.asset_added": asset_added,
     "map.settings_changed": settings_changed,
+    "map.asset_removed": asset_removed,
     "map.scene_created": scene_created,
     "map.scene_updated": scene_updated,
     "map.scene_shown": scene_shown,

@@ -10,6 +10,7 @@ from typing import Any
 
 from app.rules.campaign.state import CampaignState, Participant
 from app.rules.map.commands import drawing_seen, visible_to_players
+from app.rules.map.fog import image_key
 from app.rules.map.geometry import drawings_in_the_open, scene_fogged
 from app.rules.map.state import Drawing, Scene, Token
 from app.rules.system import Event, Viewer
@@ -87,7 +88,7 @@ def image_url(state: CampaignState, scene: Scene, viewer: Viewer) -> str | None:
         return None
     if viewer.is_gm:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?fog={scene.fog_version}"
+    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, scene.fog)}"
 
 
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
@@ -190,6 +191,7 @@ def _drawn(state: CampaignState | None, event: Event) -> Event | None:
 
 EVENT_VIEWS = {
     "map.asset_added": _gm_only,
+    "map.asset_removed": _gm_only,
     "map.scene_created": _gm_only,
     "map.settings_changed": _gm_only,
     "map.fog_covered": _gm_only,
@@ -208,6 +210,7 @@ DESCRIBERS = {
     "map.settings_changed": lambda e: (
         "New scenes start under fog." if e.data.get("cover_new_scenes") else "New scenes start uncovered."
     ),
+    "map.asset_removed": lambda e: "An image was deleted from the campaign.",
     "map.scene_created": lambda e: f"Scene {e.data['scene']['name']} made.",
     "map.scene_updated": lambda e: "The scene was changed.",
     "map.scene_shown": lambda e: (

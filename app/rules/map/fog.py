@@ -1,0 +1,35 @@
+"""Names for a scene's image by what it shows: the same image under the same fog has the same key.
+
+Pure: a hash of the strokes, so an undo that lowers `fog_version` or a swapped image never reuses a URL a
+browser holds for other pixels.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from app.rules.map.state import FogOp
+
+# Fog digests by the identity of the fog tuple (kept alive with it, so the id is not reused): a scene's fog
+# is one tuple from change to change, hashed once however many views name it. Shared read-only.
+_DIGESTS: dict[int, tuple[tuple[FogOp, ...], str]] = {}
+_DIGESTS_KEPT = 4096
+
+
+def fog_key(fog: tuple[FogOp, ...]) -> str:
+    """A digest of the fog's strokes."""
+    hit = _DIGESTS.get(id(fog))
+    if hit is not None and hit[0] is fog:
+        return hit[1]
+    strokes = [op.model_dump(mode="json", exclude_none=True) for op in fog]
+    digest = hashlib.sha256(json.dumps(strokes, sort_keys=True).encode()).hexdigest()[:32]
+    if len(_DIGESTS) >= _DIGESTS_KEPT:
+        _DIGESTS.clear()
+    _DIGESTS[id(fog)] = (fog, digest)
+    return digest
+
+
+def image_key(asset: str, fog: tuple[FogOp, ...]) -> str:
+    """The players' image's key: of the image and its fog, and naming neither (the asset id stays hidden)."""
+    return hashlib.sha256(f"{asset}/{fog_key(fog)}".encode()).hexdigest()[:20]
