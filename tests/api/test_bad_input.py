@@ -113,8 +113,15 @@ def test_malformed_bodies_and_huge_bodies(table: Table, client):
 
 
 def test_cookie_posts_from_another_site_are_refused(client):
-    created = client.post("/api/campaigns", json={"name": "Cookie table", "dice": "manual"}).json()
-    url = f"/api/campaigns/{created['id']}/commands"
+    # A GM who made the table on the home page: the page's reply set the seat cookie.
+    made = client.post(
+        "/campaigns",
+        data={"name": "Cookie table", "dice": "manual"},
+        headers={"Origin": "http://testserver"},
+        follow_redirects=False,
+    )
+    assert made.status_code == 303 and client.cookies, made.text
+    url = f"/api/campaigns/{made.headers['location'].split('/')[2]}/commands"
     payload = {"type": "generic.roll", "expression": "1d6", "dice": [3]}
     assert client.post(url, json=payload, headers={"Origin": "http://testserver"}).status_code == 200
     evil = client.post(url, json=payload, headers={"Origin": "http://evil.example"})
