@@ -21,9 +21,7 @@ def test_each_seat_gets_its_page_and_forms_run_commands(client, table: Table):
     assert page.status_code == 200 and 'id="invite-url"' in page.text and "<svg" in page.text
     # An htmx form post: a short confirmation; the page's blocks come over the socket.
     form = {"type": "generic.pool.create", "name": "Fate", "value": "2", "max": "", "min:json": "null"}
-    r = gm.post(
-        f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", "Origin": "http://testserver"}
-    )
+    r = gm.post(f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", **BROWSER})
     assert r.status_code == 200 and "Fate" in r.text
     fate = next(p for p in table.view(table.gm)["pools"] if p["name"] == "Fate")
     assert fate["min"] is None and fate["max"] is None
@@ -31,7 +29,7 @@ def test_each_seat_gets_its_page_and_forms_run_commands(client, table: Table):
     r = gm.post(
         f"/c/{table.id}/commands",
         data={"type": "generic.pool.adjust", "pool": "Nope", "delta": "1"},
-        headers={"HX-Request": "true", "Origin": "http://testserver"},
+        headers={"HX-Request": "true", **BROWSER},
     )
     assert r.status_code == 409 and "There is no pool" in r.text and "<span" in r.text
     # Without JavaScript: post, then back to the page.
@@ -80,3 +78,12 @@ def test_a_gm_tool_page_the_game_does_not_have_is_a_404_with_a_sentence(client, 
     assert gm.get(f"/c/{table.id}/gm/..%2Fpages%2Fgm").status_code in (404, 422)
     player = _cookie_client(client, table, ann.token)
     assert player.get(f"/c/{table.id}/gm/map-editor").status_code == 403
+
+
+def test_a_form_field_of_json_nested_thousands_deep_is_a_422(client, table: Table):
+    table.ok(table.gm, "generic.pool.create", name="Good Karma", value=1)
+    gm = _cookie_client(client, table, table.gm.token)
+    form = {"type": "generic.pool.adjust", "pool": "Good Karma", "delta:json": "[" * 5000}
+    r = gm.post(f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", **BROWSER})
+    assert r.status_code == 422, r.text
+    assert "delta is not valid JSON." in r.text
