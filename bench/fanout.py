@@ -152,7 +152,6 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> t
         for _ in range(n_rooms):
             hero = None
             created = (await http.post("/api/campaigns", json={"name": "Bench", "system": "generic"})).json()
-            http.cookies.clear()
             cid, invite = created["id"], created["invite_url"].rsplit("/", 1)[1]
             watch = created["spectator_url"].rsplit("/", 1)[1]
             gm = {"Authorization": f"Bearer {created['gm_token']}"}
@@ -164,14 +163,12 @@ async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> t
             clients = []
             for _ in range(players, n_clients):  # the rest of the crowd watches the table view
                 seat = (await http.post(f"/api/campaigns/{cid}/watch", json={"code": watch})).json()
-                http.cookies.clear()
                 ws_url = url.replace("http", "ws") + f"/ws/campaigns/{cid}?page=table&after=999999"
                 clients.append((ws_url, {"Authorization": f"Bearer {seat['token']}"}))
             for i in range(min(players, n_clients)):
                 seat = (
                     await http.post(f"/api/campaigns/{cid}/join", json={"invite": invite, "name": f"P{i}"})
                 ).json()
-                http.cookies.clear()
                 headers = {"Authorization": f"Bearer {seat['token']}"}
                 # Each player plays a character of their own, so each phone is a view of its own to render.
                 added = await http.post(

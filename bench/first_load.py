@@ -17,7 +17,6 @@ def _player_link(url: str) -> str:
     """The generic table: a phone joins and the GM gives it a character."""
     with httpx.Client(base_url=url) as http:
         created = http.post("/api/campaigns", json={"name": "Bench", "system": "generic"}).json()
-        http.cookies.clear()
         invite = created["invite_url"].rsplit("/", 1)[1]
         seat = http.post(
             f"/api/campaigns/{created['id']}/join", json={"invite": invite, "name": "Phone"}

@@ -22,7 +22,6 @@ from bench.common import cpu_seconds, emit, fray_server
 async def _http_commands(url: str, pid: int, count: int, clients: int) -> dict:
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         created = (await http.post("/api/campaigns", json={"name": "Bench", "system": "generic"})).json()
-        http.cookies.clear()
         cid, gm = created["id"], {"Authorization": f"Bearer {created['gm_token']}"}
         pool = {"type": "generic.pool.create", "name": "Gold", "min": None}
         (await http.post(f"/api/campaigns/{cid}/commands", headers=gm, json=pool)).raise_for_status()

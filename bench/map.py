@@ -63,7 +63,6 @@ def upload(url: str, png: bytes) -> tuple[str, dict, float]:
     """Upload through HTTP to ready (201); returns the table's id, its GM headers and the milliseconds."""
     with httpx.Client(base_url=url, timeout=120) as http:
         created = http.post("/api/campaigns", json={"name": "Bench", "system": "generic"}).json()
-        http.cookies.clear()
         gm = {"Authorization": f"Bearer {created['gm_token']}"}
         began = time.perf_counter()
         r = http.post(f"/api/campaigns/{created['id']}/assets", files={"file": ("map.png", png)}, headers=gm)

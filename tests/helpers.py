@@ -42,7 +42,6 @@ class Table:
         r = http.post("/api/campaigns", json={"name": name, "system": system, "dice": dice})
         assert r.status_code == 201, r.text
         body = r.json()
-        http.cookies.clear()  # tests authenticate with Bearer tokens, not the cookie the reply set
         return cls(
             http,
             body["id"],
@@ -54,7 +53,6 @@ class Table:
     def join(self, name: str) -> Seat:
         r = self.http.post(f"/api/campaigns/{self.id}/join", json={"invite": self.invite, "name": name})
         assert r.status_code == 201, r.text
-        self.http.cookies.clear()
         body = r.json()
         seat = Seat(body["token"], body["seat_id"], name)
         self.players[name] = seat

@@ -69,7 +69,10 @@ def _point(value: Any, what: str) -> tuple[float, float]:
         value = (value.get("x"), value.get("y"))
     ok = isinstance(value, list | tuple) and len(value) == 2
     if ok and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
-        x, y = float(value[0]), float(value[1])
+        try:
+            x, y = float(value[0]), float(value[1])
+        except OverflowError:  # a whole number of hundreds of digits: no float holds it
+            x = y = math.inf
         if math.isfinite(x) and math.isfinite(y):
             return (x, y)
     raise InputError(f"The {what} needs x and y as numbers.")

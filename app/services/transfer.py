@@ -117,7 +117,7 @@ def read_file(raw: bytes) -> dict[str, Any]:
         ) from None
     try:
         document = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested thousands deep
         raise ImportRefused("That file is damaged: its contents are not a Fray campaign export.") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ImportRefused("That file is not a Fray campaign export.")

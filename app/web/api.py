@@ -1,4 +1,8 @@
-"""The JSON API (stable; tests and bots use it). Every route: parse, call a service, reply."""
+"""The JSON API (stable; tests and bots use it). Every route: parse, call a service, reply.
+
+A seat here is its bearer token, handed back in the reply: no route sets a cookie. The pages set theirs
+on their own routes; a cookie kept by an API client would ask each of its later posts for an Origin.
+"""
 
 from __future__ import annotations
 
@@ -18,7 +22,6 @@ from app.web.deps import (
     limit_address,
     limit_new_campaign,
     limit_seat,
-    set_seat_cookie,
 )
 from app.web.schemas import (
     SEATED,
@@ -83,12 +86,11 @@ def links(request: Request, fray, campaign_id: str, invite: str, spectator: str)
 @router.post(
     "/campaigns", status_code=201, response_model=CampaignCreated, responses=errors(403, 413, 422, 429, 503)
 )
-async def create_campaign(body: CreateCampaign, request: Request, response: Response, fray: FrayDep):
+async def create_campaign(body: CreateCampaign, request: Request, fray: FrayDep):
     await limit_new_campaign(request, fray)
     new = await to_thread.run_sync(
         lambda: campaigns.create(fray, body.name, body.system, body.dice, body.gm_name, body.admin_password)
     )
-    set_seat_cookie(response, fray, new.id, new.gm.token)
     return {
         "id": new.id,
         "seat_id": new.gm.seat_id,
@@ -104,10 +106,9 @@ async def create_campaign(body: CreateCampaign, request: Request, response: Resp
     response_model=Joined,
     responses=errors(403, 404, 409, 413, 422, 429, 503),
 )
-async def join(campaign_id: str, body: Join, request: Request, response: Response, fray: FrayDep):
+async def join(campaign_id: str, body: Join, request: Request, fray: FrayDep):
     await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, body.invite, body.name)
-    set_seat_cookie(response, fray, campaign_id, seat.token)
     return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
 
 
@@ -117,10 +118,9 @@ async def join(campaign_id: str, body: Join, request: Request, response: Respons
     response_model=Joined,
     responses=errors(403, 404, 409, 413, 422, 429, 503),
 )
-async def watch(campaign_id: str, body: Watch, request: Request, response: Response, fray: FrayDep):
+async def watch(campaign_id: str, body: Watch, request: Request, fray: FrayDep):
     await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, body.code, body.name, role="spectator")
-    set_seat_cookie(response, fray, campaign_id, seat.token)
     return {"seat_id": seat.seat_id, "token": seat.token, "role": seat.role}
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -41,27 +42,32 @@ class BodyLimit:
             await self._refuse(send, limit, upload)
             return
         received = 0
-        started = False
+        started = refused = False
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
+                    # Refused here, while the route still reads: the framework takes any error raised
+                    # while reading a body for an unreadable one (a 422), and its reply is not sent.
+                    if not started and not refused:
+                        refused = True
+                        await self._refuse(send, limit, upload)
                     raise BodyTooLarge
             return message
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
+            if refused:
+                return
             started = started or message["type"] == "http.response.start"
             await send(message)
 
-        try:
+        # Refused already, or the route had begun its reply before it read the whole body.
+        with contextlib.suppress(BodyTooLarge):
             await self.app(scope, limited_receive, tracking_send)
-        except BodyTooLarge:
-            if not started:
-                await self._refuse(send, limit, upload)
 
     async def _refuse(self, send: Send, limit: int, upload: bool) -> None:
         detail = (

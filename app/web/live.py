@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
@@ -20,8 +21,10 @@ from app.services import commands, map_signals, rate_limits, reads
 from app.services.auth import SeatAuth, known_seat, seat_for
 from app.services.context import Fray
 from app.web.deps import get_fray, get_hub, same_site, token_of
+from app.web.errors import SERVER_ERROR
 
 router = APIRouter()
+logger = logging.getLogger("fray.web")
 
 CLOSE_WAIT = 5.0  # seconds a socket the hub closed has to send its close frame
 PAGE_OF_ROLE: dict[str, Literal["gm", "player", "table"]] = {
@@ -95,7 +98,11 @@ async def live(
             if still is None:
                 close = (4401, "This seat was removed from the table.")
                 break
-            await _handle(fray, seat, conn, text)
+            try:
+                await _handle(fray, seat, conn, text)
+            except Exception:  # a bug answers with a sentence, as over HTTP, and the socket lives on
+                logger.exception("unexpected error on a socket message to /ws/campaigns/%s", campaign_id)
+                _error(conn, 500, SERVER_ERROR)
     except WebSocketDisconnect:
         pass
     finally:
@@ -120,7 +127,7 @@ async def _handle(fray: Fray, seat: SeatAuth, conn: Conn, text: str) -> None:
         payload = json.loads(text)
         if not isinstance(payload, dict):
             raise ValueError
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
         _error(conn, 422, "Send a command as a JSON object, or 'ping'.")
         return
     payload.pop("HEADERS", None)  # htmx-ext-ws adds the request headers to what it sends

@@ -61,7 +61,7 @@ async def form_payload(request: Request) -> dict[str, Any]:
             if values:
                 try:
                     payload[key[:-5]] = json.loads(values[-1])
-                except ValueError:
+                except (ValueError, RecursionError):  # RecursionError: brackets nested thousands deep
                     raise InputError(f"{key[:-5]} is not valid JSON.") from None
         elif key.endswith("[]"):
             payload[key[:-2]] = values

@@ -113,8 +113,15 @@ def test_malformed_bodies_and_huge_bodies(table: Table, client):
 
 
 def test_cookie_posts_from_another_site_are_refused(client):
-    created = client.post("/api/campaigns", json={"name": "Cookie table", "dice": "manual"}).json()
-    url = f"/api/campaigns/{created['id']}/commands"
+    # A GM who made the table on the home page: the page's reply set the seat cookie.
+    made = client.post(
+        "/campaigns",
+        data={"name": "Cookie table", "dice": "manual"},
+        headers={"Origin": "http://testserver"},
+        follow_redirects=False,
+    )
+    assert made.status_code == 303 and client.cookies, made.text
+    url = f"/api/campaigns/{made.headers['location'].split('/')[2]}/commands"
     payload = {"type": "generic.roll", "expression": "1d6", "dice": [3]}
     assert client.post(url, json=payload, headers={"Origin": "http://testserver"}).status_code == 200
     evil = client.post(url, json=payload, headers={"Origin": "http://evil.example"})
@@ -130,3 +137,24 @@ def test_server_dice_campaigns_refuse_typed_dice(client):
     rolled = server.ok(server.gm, "generic.roll", expression="3d6")["events"][0]["data"]
     assert 3 <= rolled["total"] <= 18
     assert all(1 <= f <= 6 for f in rolled["roll"]["terms"][0]["faces"])
+
+
+HUGE = "1" + "0" * 400  # a whole number no float can hold
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        f'{{"map.ping": {{"x": {HUGE}, "y": 30}}}}',
+        f'{{"map.ping": [20, -{HUGE}]}}',
+        f'{{"map.ruler": {{"from": [{HUGE}, 1], "to": [1, 1]}}}}',
+        f'{{"map.ping": {{"board": "generic", "x": {HUGE}, "y": 1}}}}',
+        '{"map.ping": {"x": NaN, "y": 30}}',
+        '{"map.ping": {"x": 1e999, "y": 30}}',
+    ],
+)
+def test_a_ping_at_a_number_too_big_for_a_float_is_a_422(table: Table, body: str):
+    table.ok(table.gm, "map.scene.create", name="Crypt", width=400, height=300, show=True)
+    url = f"/api/campaigns/{table.id}/signals"
+    headers = {**table.gm.auth, "content-type": "application/json"}
+    _refused(table, table.http.post(url, content=body, headers=headers), 422, "numbers")

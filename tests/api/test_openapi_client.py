@@ -74,7 +74,7 @@ def test_a_generated_client_plays_a_short_fight(generated, live_server):
         systems,
     )
 
-    def public():  # no seat, and no cookie kept from an earlier reply (it would ask for an Origin)
+    def public():  # no seat
         return Client(base_url=live_server.url, raise_on_unexpected_status=True)
 
     keys = [system.key for system in systems.sync(client=public())]

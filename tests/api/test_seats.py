@@ -25,7 +25,6 @@ def test_the_admin_password_gates_campaign_creation(settings: Settings):
 def test_spectators_watch_but_cannot_act(table: Table):
     r = table.http.post(f"/api/campaigns/{table.id}/watch", json={"code": table.spectator})
     assert r.status_code == 201 and r.json()["role"] == "spectator"
-    table.http.cookies.clear()
     watcher = {"Authorization": f"Bearer {r.json()['token']}"}
     assert table.http.get(f"/api/campaigns/{table.id}", headers=watcher).status_code == 200
     act = table.http.post(
@@ -66,3 +65,31 @@ def test_handing_a_character_over_and_revoking_a_seat(table: Table):
         f"/api/campaigns/{table.id}/join", json={"invite": table.invite, "name": "ann"}
     )
     assert same_name.status_code == 409 and "already called" in same_name.json()["detail"]
+
+
+def test_an_api_client_that_keeps_cookies_is_judged_by_its_bearer_token(live_http):
+    """The JSON API answers with tokens, not cookies (pages set those): a client that keeps cookies, as
+    httpx and requests sessions do, goes on posting without an Origin header (issue 28, item 13)."""
+    http = live_http
+    created = http.post("/api/campaigns", json={"name": "Bots", "dice": "manual"})
+    assert created.status_code == 201, created.text
+    table = created.json()
+    code = table["invite_url"].rsplit("/", 1)[1]
+    joined = http.post(f"/api/campaigns/{table['id']}/join", json={"invite": code, "name": "Ann"})
+    assert joined.status_code == 201, joined.text
+    watched = http.post(
+        f"/api/campaigns/{table['id']}/watch", json={"code": table["spectator_url"].rsplit("/", 1)[1]}
+    )
+    assert watched.status_code == 201, watched.text
+    for reply in (created, joined, watched):
+        assert "set-cookie" not in reply.headers
+    assert not http.cookies
+    gm = {"Authorization": f"Bearer {table['gm_token']}"}
+    roll = {"type": "generic.roll", "expression": "1d6", "dice": [4]}
+    assert http.post(f"/api/campaigns/{table['id']}/commands", json=roll, headers=gm).status_code == 200
+    assert http.post("/api/campaigns", json={"name": "Second"}).status_code == 201
+    # A bearer token decides, even beside a browser's cookie for another seat and without an Origin.
+    http.cookies.set(f"fray_{table['id']}", joined.json()["token"])
+    reply = http.post(f"/api/campaigns/{table['id']}/commands", json=roll, headers=gm)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["events"][0]["actor"] == table["seat_id"]

@@ -101,6 +101,7 @@ def _event_from_the_future(document: dict) -> dict:
         (lambda good: b"PK\x03\x04 a zip, not a backup", "not a Fray campaign export"),
         (lambda good: good[: len(good) // 2], "cut short"),
         (lambda good: gzip.compress(b"{ not json"), "damaged"),
+        (lambda good: gzip.compress(b'{"events": ' + b"[" * 5000), "damaged"),
         (lambda good: _gz({"format": "foundry-world", "version": 1}), "not a Fray campaign export"),
         (lambda good: _gz({**json.loads(gzip.decompress(good)), "version": 99}), "newer Fray"),
         (
@@ -122,6 +123,7 @@ def _event_from_the_future(document: dict) -> dict:
         "foreign-binary",
         "truncated",
         "not-json",
+        "nested-thousands-deep",
         "foreign-json",
         "newer-version",
         "gap-in-log",

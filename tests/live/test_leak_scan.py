@@ -162,7 +162,6 @@ def test_no_planted_secret_reaches_a_player_or_a_spectator(live_server, live_htt
     planted = _plant(table, system)
     ann = table.players["Ann"]
     watch = live_http.post(f"/api/campaigns/{table.id}/watch", json={"code": table.spectator}).json()
-    live_http.cookies.clear()
     spectator = type(ann)(watch["token"], watch["seat_id"], "Table")
     refusal = table.send(ann, "generic.roll", expression="1d6", dice=[3], participant=planted["hidden"])
     channels = {

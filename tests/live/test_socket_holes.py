@@ -94,3 +94,37 @@ def test_out_of_range_numbers_control_characters_and_bodies_that_are_not_utf8(li
         headers={**table.gm.auth, "content-type": "application/json"},
     )
     assert body.status_code == 422 and "detail" in body.json()
+
+
+HUGE = "1" + "0" * 400  # a whole number no float can hold
+
+
+def test_junk_numbers_and_nesting_are_answered_and_the_socket_lives_on(live_server, live_table):
+    table = live_table
+    table.ok(table.gm, "map.scene.create", name="Crypt", width=400, height=300, show=True)
+    junk = [
+        f'{{"map.ping": {{"x": {HUGE}, "y": 30}}}}',
+        f'{{"map.ruler": {{"from": [{HUGE}, 1], "to": [1, 1]}}}}',
+        f'{{"map.ghost": {{"token": "t1", "x": {HUGE}, "y": 1}}}}',
+        '{"map.ping": {"x": NaN, "y": 30}}',
+        '{"map.ping": {"x": 1e999, "y": 30}}',
+        f'{{"type": "generic.pool.adjust", "pool": "Good Karma", "delta": {HUGE}}}',
+        '{"map.ping": ' + "[" * 5000 + "]" * 5000 + "}",
+        "[" * 5000,
+    ]
+
+    async def scenario():
+        async with _connect(live_server, table, table.gm, format="json") as ws:
+            for text in junk:
+                await ws.send(text)
+                while True:
+                    message = json.loads(await _recv(ws))
+                    if "error" in message:
+                        break
+                assert message["error"]["status"] in (409, 422), (text[:40], message)
+                assert message["error"]["detail"].endswith("."), message
+            await ws.send("ping")
+            while "pong" not in json.loads(await _recv(ws)):
+                pass
+
+    run(scenario)

@@ -25,7 +25,6 @@ def app_on(tmp_path: Path, name: str, broker_url: str) -> TestClient:
 
 
 def create(client: TestClient):
-    client.cookies.clear()
     return client.post("/api/campaigns", json=NEW)
 
 

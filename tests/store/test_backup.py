@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
+import uuid
 from pathlib import Path
 
 from fastapi.testclient import TestClient
@@ -29,14 +31,25 @@ def test_an_online_backup_while_commands_run_is_whole_and_consistent(db_path: Pa
         _back_up_while_playing(client, db_path, tmp_path, monkeypatch)
 
 
+WRITES_PER_BACKUP = 20  # four backups need 80 writes: past the 60 a seat may send at once
+
+
 def _back_up_while_playing(client, db_path: Path, tmp_path: Path, monkeypatch) -> None:
     table = Table.create(client)
     table.ok(table.gm, "generic.pool.create", name="Gold", value=0, min=None)
     stop = threading.Event()
+    written = threading.Semaphore(0)  # released once for each write that landed
 
     def play() -> None:
         while not stop.is_set():
-            table.ok(table.gm, "generic.pool.adjust", pool="Gold", delta=1)
+            command_id = uuid.uuid4().hex
+            # As a client should: over the seat's budget, wait what Retry-After says and send it again.
+            while (
+                r := table.send(table.gm, "generic.pool.adjust", pool="Gold", delta=1, command_id=command_id)
+            ).status_code == 429:
+                time.sleep(float(r.headers["retry-after"]))
+            assert r.status_code == 200, r.text
+            written.release()
 
     monkeypatch.setenv("FRAY_DATABASE_URL", f"sqlite:///{db_path}")
     get_settings.cache_clear()
@@ -46,6 +59,8 @@ def _back_up_while_playing(client, db_path: Path, tmp_path: Path, monkeypatch) -
     try:
         copies = []
         for i in range(4):
+            for _ in range(WRITES_PER_BACKUP):  # the player goes on writing between backups
+                assert written.acquire(timeout=10), "the player stopped writing"
             target = tmp_path / f"backup-{i}.db"
             result = runner.invoke(cli, ["backup", str(target)])
             assert result.exit_code == 0, result.output
@@ -56,7 +71,8 @@ def _back_up_while_playing(client, db_path: Path, tmp_path: Path, monkeypatch) -
         player.join()
         get_settings.cache_clear()
     assert all(dense for _, dense in copies)  # every copy is a whole log: seq 1..N, no gap
-    assert copies[-1][0] >= copies[0][0] > 0
+    counts = [count for count, _ in copies]
+    assert counts == sorted(set(counts)) and counts[0] > WRITES_PER_BACKUP  # each copy holds later writes
     again = runner.invoke(
         cli, ["backup", str(tmp_path / "backup-0.db")], env={"FRAY_DATABASE_URL": f"sqlite:///{db_path}"}
     )

@@ -22,9 +22,7 @@ def test_each_seat_gets_its_page_and_forms_run_commands(client, table: Table):
     assert page.status_code == 200 and 'id="invite-url"' in page.text and "<svg" in page.text
     # An htmx form post: a short confirmation; the page's blocks come over the socket.
     form = {"type": "generic.pool.create", "name": "Fate", "value": "2", "max": "", "min:json": "null"}
-    r = gm.post(
-        f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", "Origin": "http://testserver"}
-    )
+    r = gm.post(f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", **BROWSER})
     assert r.status_code == 200 and "Fate" in r.text
     fate = next(p for p in table.view(table.gm)["pools"] if p["name"] == "Fate")
     assert fate["min"] is None and fate["max"] is None
@@ -32,7 +30,7 @@ def test_each_seat_gets_its_page_and_forms_run_commands(client, table: Table):
     r = gm.post(
         f"/c/{table.id}/commands",
         data={"type": "generic.pool.adjust", "pool": "Nope", "delta": "1"},
-        headers={"HX-Request": "true", "Origin": "http://testserver"},
+        headers={"HX-Request": "true", **BROWSER},
     )
     assert r.status_code == 409 and "There is no pool" in r.text and "<span" in r.text
     # Without JavaScript: post, then back to the page.
@@ -88,3 +86,12 @@ def test_the_gm_console_lists_each_image_with_a_delete_button(client, table: Tab
     gm = _cookie_client(client, table, table.gm.token)
     page = gm.get(f"/c/{table.id}/gm").text
     assert f'data-delete-asset="{asset["id"]}"' in page and 'aria-label="Delete image crypt.png"' in page
+
+
+def test_a_form_field_of_json_nested_thousands_deep_is_a_422(client, table: Table):
+    table.ok(table.gm, "generic.pool.create", name="Good Karma", value=1)
+    gm = _cookie_client(client, table, table.gm.token)
+    form = {"type": "generic.pool.adjust", "pool": "Good Karma", "delta:json": "[" * 5000}
+    r = gm.post(f"/c/{table.id}/commands", data=form, headers={"HX-Request": "true", **BROWSER})
+    assert r.status_code == 422, r.text
+    assert "delta is not valid JSON." in r.text
