@@ -19,10 +19,11 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from app.realtime import render, signals
+from app.realtime import render
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
+from app.rules.map import signals
 from app.rules.system import Event, Viewer
 from app.store import log
 from app.store.db import Database

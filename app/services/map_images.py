@@ -249,13 +249,16 @@ class MaskCache:
         self._lock = threading.Lock()
         self._making: dict[tuple[str, str], threading.Lock] = {}
 
-    def get(self, fray: Fray, campaign_id: str, scene: Scene) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of the players' image of a scene; None when it has no image this
-        campaign holds. The ETag is the image's key (`image_key`), which does not name the asset."""
+    def get(
+        self, fray: Fray, campaign_id: str, scene: Scene, blanked: tuple[FogOp, ...]
+    ) -> tuple[str, bytes, str] | None:
+        """(ETag, bytes, media type) of a scene's image with what a viewer's sight blanks (the map's
+        `Sight.blanked`) blanked; None when it has no image this campaign holds. The ETag is the image's
+        key (`image_key`), which does not name the asset."""
         if scene.asset is None:
             return None
-        etag = image_key(scene.asset, scene.fog)
-        if not any(op.op == "cover" for op in scene.fog):
+        etag = image_key(scene.asset, blanked)
+        if not any(op.op == "cover" for op in blanked):
             data = blob(fray, campaign_id, scene.asset)
             return (etag, data, MIME) if data is not None else None
         if not holds(fray, campaign_id, scene.asset):  # the cache is shared by campaigns: ask each time
@@ -274,7 +277,7 @@ class MaskCache:
                 image = self._image(fray, campaign_id, scene.asset)
                 if image is None:
                     return None
-                masked = mask(image, scene.fog)
+                masked = mask(image, blanked)
                 del image
             with self._lock:
                 self._items[key] = masked

@@ -1,27 +1,25 @@
-"""Relaying a ping, a shared ruler or a drag ghost: checked, budgeted per seat, through the broker."""
+"""Relaying a ping, a shared ruler or a drag ghost: budgeted per seat by the one rate limiter, checked by
+the map's rules, through the broker."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from app.realtime import signals
 from app.rules.campaign.state import CampaignState
+from app.rules.map import signals
 from app.rules.system import Viewer
-from app.services import reads
+from app.services import rate_limits, reads
 from app.services.auth import SeatAuth
 from app.services.commands import SeatGone
 from app.services.context import Fray
-
-BUDGETS = signals.Budgets()
 
 
 async def relay(
     fray: Fray, seat: SeatAuth, payload: dict[str, Any], viewer_of: Callable[[CampaignState], Viewer]
 ) -> dict[str, Any]:
     """Send what a seat pointed at to every socket of the campaign that may see it; never logged."""
-    if not BUDGETS.take(seat.seat_id):
-        raise signals.TooFast("Too many pings at once: wait a moment.")
+    await rate_limits.check(fray.limits, "signals", seat.seat_id, fray.settings.rate_limit_scale)
     _, state = await fray.db.run_read(reads.current, fray, seat)
     known = state.seat(seat.seat_id)
     if known is not None and known.revoked:  # removed by another process since it was authenticated

@@ -1,5 +1,5 @@
-"""Rate limits: a token bucket per address for creating campaigns, joining and the admin password, and
-per seat for commands, socket messages and image uploads.
+"""Rate limits, the app's only ones: a token bucket per address for creating campaigns, joining and the
+admin password, and per seat for commands, socket messages, pings (map signals) and image uploads.
 
 Each bucket holds `burst` tokens and refills at `per_second`; a request takes one, and one that finds the
 bucket empty is refused with 429, a sentence and Retry-After, and changes nothing. The limits are set so a
@@ -43,6 +43,8 @@ LIMITS = {
         Limit("commands", 60, 10, "Too many commands came from your seat at once"),
         Limit("socket", 120, 20, "Too many messages came from your seat at once"),
         Limit("uploads", 20, 1 / 6, "Too many images came from your seat at once"),
+        # Pings, rulers and drag ghosts: a GM dragging a shared ruler sends a stream of them.
+        Limit("signals", 20, 5, "Too many pings came from your seat at once"),
     )
 }
 

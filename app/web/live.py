@@ -14,9 +14,10 @@ from typing import Annotated, Any, Literal
 from anyio import to_thread
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
-from app.realtime import render, signals
+from app.realtime import render
 from app.realtime.hub import Conn
 from app.rules.errors import RuleError
+from app.rules.map import signals
 from app.services import commands, map_signals, rate_limits, reads
 from app.services.auth import SeatAuth, known_seat, seat_for
 from app.services.context import Fray

@@ -10,7 +10,8 @@ from fastapi import APIRouter, Body, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
-from app.realtime import signals
+from app.rules.map import signals
+from app.rules.map.sight import ANY_PLAYER, Sight
 from app.services import commands, map_images, map_signals, reads
 from app.web.deps import FrayDep, GmDep, SeatDep, limit_seat
 from app.web.schemas import SEATED, UPLOAD_SEATED, Signal, operation_id
@@ -109,9 +110,12 @@ async def scene_image(
     the view's `image_url` carries (of the image and its fog): only the current key is cached for good."""
     _, state = await fray.db.run_read(reads.current, fray, seat)
     scene = state.map.scene(scene_id)
-    if scene is None or not (seat.is_gm or scene.id == state.map.shown):
+    # The players' image, as the map's sight blanks it (the GM asks it for a player's preview).
+    viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
+    blanked = Sight(state, viewer).blanked(scene) if scene is not None else None
+    if scene is None or blanked is None:
         raise HTTPException(404, "There is no such scene to show.")
-    made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene)
+    made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
     if made is None:
         raise HTTPException(404, "This scene has no image.")
     etag, data, media_type = made

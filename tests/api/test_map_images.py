@@ -336,5 +336,5 @@ def test_decoded_images_are_kept_within_a_byte_budget(client, table: Table):
     cover = (FogOp(op="cover", rect=(0, 0, 10, 10)),)
     for asset, (w, h) in ((first, (400, 300)), (second, (300, 200))):
         scene = Scene(id="s", name="S", asset=asset, width=w, height=h, fog=cover)
-        assert cache.get(fray, table.id, scene) is not None
+        assert cache.get(fray, table.id, scene, scene.fog) is not None
     assert list(cache._decoded) == [second]

@@ -134,9 +134,15 @@ def _steal_images(server, http, ann, images: list[str]) -> list[str]:
                 got.append(f"{asset[:12]} through {reader.id}")
             state = reader.view(reader.gm)
             for scene_asset in {a["id"] for a in state["map"].get("assets", [])} & set(images):
-                made = reader.send(reader.gm, "map.scene.create", name="Stolen", asset=scene_asset)
+                # A scene may name an id the log records, but no route serves its pixels.
+                made = reader.send(reader.gm, "map.scene.create", name="Stolen", asset=scene_asset, show=True)
                 if made.status_code == 200:
-                    got.append(f"a scene of {scene_asset[:12]} in {reader.id}")
+                    scene = made.json()["view"]["map"]["scene"]
+                    image = http.get(
+                        f"/api/campaigns/{reader.id}/scenes/{scene}/image", headers=reader.gm.auth
+                    )
+                    if image.status_code == 200:
+                        got.append(f"the scene image of {scene_asset[:12]} in {reader.id}")
     return got
 
 

@@ -36,7 +36,8 @@ from app.rules.map.command_models import (
     ShowScene,
     UpdateScene,
 )
-from app.rules.map.geometry import add_stroke, fogged, scene_fogged, snap
+from app.rules.map.geometry import add_stroke, snap
+from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Drawing, FogOp, Grid, Scene, Token
 from app.rules.system import Ctx, NewEvent, audience_of, command_table, internal
 
@@ -73,15 +74,8 @@ def owns(ctx: Ctx, token: Token) -> bool:
 
 
 def visible_to_players(state: CampaignState, token: Token, seen: CampaignState | None = None) -> bool:
-    """Whether the table (any player) may see this token: on the shown scene, not hidden, not under fog."""
-    scene = state.map.scene(token.scene)
-    if scene is None or scene.id != state.map.shown or token.hidden:
-        return False
-    if token.participant is not None:
-        p = (seen or state).find_participant(token.participant)
-        if p is None or p.hidden:
-            return False
-    return not fogged(scene.fog, (token.x, token.y))
+    """Whether the table (any player) may see this token: the map's one answer (`Sight`)."""
+    return Sight(state, ANY_PLAYER, seen).token(token)
 
 
 def _audience(state: CampaignState, *tokens: Token) -> str:
@@ -382,11 +376,7 @@ def draw(state: CampaignState, cmd: Draw, ctx: Ctx) -> list[NewEvent]:
 
 def _drawing_audience(state: CampaignState, scene: Scene, drawing: Drawing) -> str:
     """Everyone when the players see the drawing: on the shown scene, no point of it under fog."""
-    return "all" if drawing_seen(state, scene, drawing) else "gm"
-
-
-def drawing_seen(state: CampaignState, scene: Scene, drawing: Drawing) -> bool:
-    return scene.id == state.map.shown and not any(scene_fogged(scene, drawing.points))
+    return "all" if Sight(state, ANY_PLAYER).drawing(scene, drawing) else "gm"
 
 
 def erase(state: CampaignState, cmd: Erase, ctx: Ctx) -> list[NewEvent]:

@@ -1,18 +1,19 @@
 """What each viewer sees of the map, and how its events read in the log.
 
-Players get the shown scene only, its tokens that are neither hidden nor under fog (their own characters'
-always), and no fog strokes: the image they are sent has the covered parts blanked on the server.
+What a viewer may see is the map's `Sight` (app/rules/map/sight.py): players get the shown scene only, its
+tokens that are neither hidden nor under fog (their own characters' always), and no fog strokes: the image
+they are sent has the covered parts blanked on the server.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.rules.campaign.state import CampaignState, Participant
-from app.rules.map.commands import drawing_seen, visible_to_players
+from app.rules.campaign.state import CampaignState
 from app.rules.map.fog import image_key
-from app.rules.map.geometry import drawings_in_the_open, scene_fogged
-from app.rules.map.state import Drawing, Scene, Token
+from app.rules.map.geometry import scene_fogged
+from app.rules.map.sight import ANY_PLAYER, Sight
+from app.rules.map.state import Scene, Token
 from app.rules.system import Event, Viewer
 
 
@@ -26,69 +27,13 @@ def viewer_scene(state: CampaignState, viewer: Viewer, scene_id: str | None = No
     return m.scene(m.shown)
 
 
-def may_see_token(state: CampaignState, viewer: Viewer, token: Token) -> bool:
-    if viewer.is_gm:
-        return True
-    if token.participant is not None and token.participant in viewer.participants:
-        return token.scene == state.map.shown
-    return visible_to_players(state, token)
-
-
-def may_see_point(state: CampaignState, viewer: Viewer, x: float, y: float) -> bool:
-    """Whether a ping or ruler at this spot may be shown to this viewer."""
-    if viewer.is_gm:
-        return True
-    scene = state.map.scene(state.map.shown)
-    return (
-        scene is not None
-        and 0 <= x <= scene.width
-        and 0 <= y <= scene.height
-        and not scene_fogged(scene, [(x, y)])[0]
-    )
-
-
-def seen_tokens(state: CampaignState, seen: CampaignState, viewer: Viewer, scene: Scene) -> list[Token]:
-    """The scene's tokens this viewer sees: the GM every one; a player, on the shown scene, their own and
-    those neither hidden (marker or character) nor under fog. One fog test for all of them."""
-    tokens = [t for t in state.map.tokens if t.scene == scene.id]
-    if viewer.is_gm:
-        return tokens
-    if scene.id != state.map.shown:
-        return []
-    people = {p.id: p for p in seen.participants}
-    candidates = [
-        t
-        for t in tokens
-        if (t.participant is not None and t.participant in viewer.participants)
-        or not (t.hidden or (t.participant is not None and _hidden(people.get(t.participant))))
-    ]
-    fogged = scene_fogged(scene, [(t.x, t.y) for t in candidates])
-    return [
-        t
-        for t, under in zip(candidates, fogged, strict=True)
-        if not under or (t.participant is not None and t.participant in viewer.participants)
-    ]
-
-
-def _hidden(p: Participant | None) -> bool:
-    return p is None or p.hidden
-
-
-def seen_drawings(state: CampaignState, viewer: Viewer, scene: Scene) -> list[Drawing]:
-    """The GM sees every drawing; a player those of the shown scene with no point under fog."""
-    if viewer.is_gm:
-        return list(scene.drawings)
-    if scene.id != state.map.shown or not scene.drawings:
-        return []
-    return list(drawings_in_the_open(scene))
-
-
-def image_url(state: CampaignState, scene: Scene, viewer: Viewer) -> str | None:
-    if scene.asset is None:
+def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
+    blanked = sight.blanked(scene)
+    if scene.asset is None or blanked is None:
         return None
-    if viewer.is_gm:
+    if sight.everything:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, scene.fog)}"
+    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, blanked)}"
 
 
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
@@ -110,7 +55,7 @@ def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: 
         out["mine"] and not token.locked and scene is not None and scene.player_moves
     )
     if viewer.is_gm:
-        out["hidden"] = token.hidden or _hidden(p) if token.participant else token.hidden
+        out["hidden"] = bool(p is not None and p.hidden) if token.participant else token.hidden
         out["fogged"] = scene is not None and scene_fogged(scene, [(token.x, token.y)])[0]
     return out
 
@@ -137,12 +82,13 @@ def view(
         out["cover_new_scenes"] = state.map.cover_new_scenes
     if scene is None:
         return out
-    tokens = seen_tokens(state, seen, viewer, scene)
-    drawings = [d.model_dump(mode="json") for d in seen_drawings(state, viewer, scene)]
+    sight = Sight(state, viewer, seen)
+    tokens = sight.tokens(scene)
+    drawings = [d.model_dump(mode="json") for d in sight.drawings(scene)]
     out.update(
         scene=scene.id,
         name=scene.name,
-        image_url=image_url(state, scene, viewer),
+        image_url=image_url(state, scene, sight),
         width=scene.width,
         height=scene.height,
         grid=scene.grid.model_dump(mode="json"),
@@ -183,10 +129,10 @@ def _drawn(state: CampaignState | None, event: Event) -> Event | None:
         return event
     scene = state.map.scene(event.data.get("scene"))
     drawing = event.data.get("drawing") or {}
-    if scene is None or scene.id != state.map.shown:
+    if scene is None:
         return None
     now = next((d for d in scene.drawings if d.id == drawing.get("id")), None)
-    return event if now is not None and drawing_seen(state, scene, now) else None
+    return event if now is not None and Sight(state, ANY_PLAYER).drawing(scene, now) else None
 
 
 EVENT_VIEWS = {

@@ -18,8 +18,14 @@ ASSET = "a" * 64
 
 def _table() -> Table:
     t = Table().cast()
-    t.do("gm", "map.asset.add", asset=ASSET, name="crypt.png", width=400, height=300)
+    _image(t, ASSET, 400, 300)
     return t
+
+
+def _image(t: Table, asset: str, width: int, height: int) -> None:
+    """An image recorded as the upload route records it (map.asset.add is the server's own command)."""
+    record = {"asset": {"id": asset, "name": "crypt.png", "width": width, "height": height}}
+    t._append([("map.asset_added", record, "gm")], "seat-gm")
 
 
 def _scene(t: Table, show: bool = True, **fields) -> str:
@@ -103,7 +109,7 @@ def test_swapping_a_shown_scenes_image_tells_the_players_nothing_of_the_image():
     t = _table()
     scene = _scene(t)
     other = "b" * 64
-    t.do("gm", "map.asset.add", asset=other, name="cave.png", width=500, height=400)
+    _image(t, other, 500, 400)
     t.do("gm", "map.scene.update", scene=scene, asset=other)
     assert "map.scene_updated" in t.visible_types("ann")  # the change itself is public
     for who in ("ann", "spec"):

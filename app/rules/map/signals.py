@@ -1,67 +1,25 @@
 """Ephemeral map messages: pings, a shared ruler, the ghost of a token being dragged.
 
-They go through the broker to every process's sockets of the campaign, never into the log. Each is
-checked against the sender's seat (a ruler is shared by the GM; a ghost only by who may move the token),
-budgeted per seat, and sent only to viewers who may see every spot it names (never a spot under fog,
-never a scene the players are not shown). A ping may name a spot of the game's own board instead of the
-scene (Triptycho's sections, 5x5's tabletop): then the game says who sees that spot.
+They go through the broker to every process's sockets of the campaign, never into the log. Here, pure:
+each is checked against the sender's seat (a ruler is shared by the GM; a ghost only by who may move the
+token) and the map's `Sight`, and sent only to viewers whose sight holds every spot it names (never a spot
+under fog, never a scene the players are not shown). A ping may name a spot of the game's own board
+instead of the scene (Triptycho's sections, 5x5's tabletop): then the game says who sees that spot. The
+budget per seat is the app's one rate limiter (app/services/rate_limits.py, "signals").
 """
 
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import Forbidden, InputError, RuleError
-from app.rules.map.view import may_see_point, may_see_token
+from app.rules.map.sight import Sight
 from app.rules.system import Viewer
 
 KINDS = ("map.ping", "map.ruler", "map.ghost")
-RATE = 5.0  # messages a second a seat may send, on average
-BURST = 20  # and at once (a GM dragging a ruler sends a stream)
-
-
-class TooFast(RuleError):
-    status = 429
-
-
-@dataclass
-class Bucket:
-    """A token bucket: `rate` a second, up to `burst` at once."""
-
-    rate: float = RATE
-    burst: float = BURST
-    tokens: float = BURST
-    at: float = field(default_factory=time.monotonic)
-
-    def take(self, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-class Budgets:
-    """One bucket per seat in this process (pings are cheap: the budget only stops a flood)."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST, keep: int = 10_000):
-        self.rate, self.burst, self.keep = rate, burst, keep
-        self._buckets: dict[str, Bucket] = {}
-
-    def take(self, seat_id: str) -> bool:
-        bucket = self._buckets.get(seat_id)
-        if bucket is None:
-            if len(self._buckets) >= self.keep:
-                self._buckets.clear()
-            bucket = self._buckets[seat_id] = Bucket(self.rate, self.burst, self.burst)
-        return bucket.take()
 
 
 def _point(value: Any, what: str) -> tuple[float, float]:
@@ -111,7 +69,7 @@ def build(state: CampaignState, viewer: Viewer, name: str, payload: dict[str, An
         raise RuleError("There is no map on the table to point at.")
     if kind == "map.ping":
         x, y = _point(body, "ping")
-        if not may_see_point(state, viewer, x, y):
+        if not Sight(state, viewer).point(x, y):
             raise RuleError("You cannot ping a spot you cannot see.")
         return {kind: {"scene": scene.id, "x": x, "y": y, "by": name}}
     if kind == "map.ruler":
@@ -122,7 +80,7 @@ def build(state: CampaignState, viewer: Viewer, name: str, payload: dict[str, An
         start, end = _point(body.get("from"), "ruler"), _point(body.get("to"), "ruler")
         return {kind: {"scene": scene.id, "from": start, "to": end, "by": name}}
     token = state.map.token(str(body.get("token"))) if isinstance(body, dict) else None
-    if token is None or not may_see_token(state, viewer, token):
+    if token is None or not Sight(state, viewer).token(token):
         raise RuleError("There is no such token on the map.")
     if not (viewer.is_gm or token.participant in viewer.participants):
         raise Forbidden("You can move only your own characters' tokens.")
@@ -142,9 +100,10 @@ def visible_to(state: CampaignState, viewer: Viewer, message: dict[str, Any]) ->
         return bool(_board_spot(state, viewer, body["x"], body["y"]))
     if body.get("scene") != state.map.shown:
         return False
+    sight = Sight(state, viewer)
     if kind == "map.ghost":
         token = state.map.token(body.get("token"))
-        if token is None or not may_see_token(state, viewer, token):
+        if token is None or not sight.token(token):
             return False
     spots = [body["from"], body["to"]] if kind == "map.ruler" else [(body["x"], body["y"])]
-    return all(may_see_point(state, viewer, x, y) for x, y in spots)
+    return all(sight.point(x, y) for x, y in spots)
