@@ -12,6 +12,7 @@ from app.rules.campaign import commands as campaign_commands
 from app.rules.campaign import reducers as campaign_reducers
 from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
+from app.rules.chat.part import PART as CHAT
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
 from app.rules.map import view as map_view
@@ -43,6 +44,7 @@ NOT_UNDOABLE = frozenset(
         "map.asset_added",
         "map.asset_removed",  # its blob may be gone: the campaign's hold on it is released with it
         "map.scene_opened",
+        "chat.said",  # "undo the last action" takes back a move, not a word said
     }
 )
 UNDO_DEPTH = 50
@@ -138,7 +140,7 @@ class Game:
             describers=campaign_view.DESCRIBERS,
         )
         self.parts: tuple[SystemPart, ...] = (
-            (core, MAP, GENERIC) if system is GENERIC else (core, MAP, GENERIC, system)
+            (core, MAP, CHAT, GENERIC) if system is GENERIC else (core, MAP, CHAT, GENERIC, system)
         )
         self.commands: dict[str, CommandSpec] = {}
         self.reducers: dict[str, tuple[Reducer, ...]] = {}

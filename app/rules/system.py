@@ -90,16 +90,24 @@ def audience_of(*participant_ids: str) -> str:
     return "p:" + ",".join(sorted(participant_ids))
 
 
+def seats_audience(*seat_ids: str) -> str:
+    """Those seats, whoever they play (a whisper), and the GM."""
+    return "s:" + ",".join(sorted(set(seat_ids)))
+
+
 def can_see(audience: str, viewer: Viewer) -> bool:
     if audience == "all" or viewer.is_gm:
         return True
     if audience.startswith("p:"):
         return bool(viewer.participants.intersection(audience[2:].split(",")))
+    if audience.startswith("s:"):
+        return viewer.seat_id is not None and viewer.seat_id in audience[2:].split(",")
     return False
 
 
 def widest(audiences: list[str]) -> str:
-    """The audience of a group of events: everyone if any event is public."""
+    """The audience of a group of events: everyone if any event is public. Seats' audiences (whispers)
+    narrow to the GM's when mixed: no command makes such a group."""
     if "all" in audiences:
         return "all"
     ids = {pid for a in audiences if a.startswith("p:") for pid in a[2:].split(",")}

@@ -1,15 +1,16 @@
 """The standing leak scan (issue 16): secrets planted in every hidden thing of every game, looked for in
 every channel a player or a spectator has. A new hidden thing gets a marker here; a new channel, a look.
 
-Planted: a hidden character and its notes, a visible NPC's stat block (notes), a prepared encounter and
-its notes, a running encounter's notes, a secret roll, a scene not shown with a token set up on it, a
-hidden token and a token under fog, an NPC hidden by hiding its token (after its arrival was public; in
-the generic game its turn is the current one), a drawing under fog, fog strokes, the ids of the scene's
-images (one swapped in while shown), and (5x5) an NPC brought in but not yet in any PC's sight. Looked in:
-the JSON view, the events, the player's and the table's pages, both socket formats from the start, a
-replay of the running encounter, refusals naming the hidden character, and the OpenAPI document. And
-(issue 28) the player's own campaign trying to read the first one's images through every route that
-records an image: the commands API, the socket, the pages' form route and a forged import.
+Planted: whispers between the GM and another player, a hidden character and its notes, a visible NPC's
+stat block (notes), a prepared encounter and its notes, a running encounter's notes, a secret roll, a
+scene not shown with a token set up on it, a hidden token and a token under fog, an NPC hidden by hiding
+its token (after its arrival was public; in the generic game its turn is the current one), a drawing
+under fog, fog strokes, the ids of the scene's images (one swapped in while shown), and (5x5) an NPC
+brought in but not yet in any PC's sight. Looked in: the JSON view, the events, the player's and the
+table's pages, both socket formats from the start, a replay of the running encounter, refusals naming
+the hidden character, and the OpenAPI document. And (issue 28) the player's own campaign trying to read
+the first one's images through every route that records an image: the commands API, the socket, the
+pages' form route and a forged import.
 """
 
 from __future__ import annotations
@@ -34,7 +35,10 @@ STROKE = "314.159"
 
 def _plant(table: Table, system: str) -> dict[str, str]:
     ann = table.join("Ann")
+    ben = table.join("Ben")
     table.character(f"{MARK}Rook", owner=ann)  # the player's own: not a secret (a control)
+    table.ok(table.gm, "chat.say", text=f"{MARK}-whisper to Ben", to=[ben.seat_id])
+    table.ok(ben, "chat.say", text=f"{MARK}-whisper back", to=[table.gm.seat_id])
     hidden = table.character(f"{MARK}hidden", kind="npc", hidden=True, notes=f"{MARK}-hidden-notes")
     visible = table.character("Guard", kind="npc", notes=f"{MARK}-statblock")
     table.ok(table.gm, "campaign.encounter.prepare", name=f"{MARK}prepared", notes=f"{MARK}-prep-notes")
