@@ -109,8 +109,8 @@ class NetFault:
             await asyncio.gather(
                 self._pipe(reader, up_writer, conn, "up"), self._pipe(up_reader, writer, conn, "down")
             )
-        except (OSError, asyncio.IncompleteReadError):
-            pass
+        except (OSError, asyncio.IncompleteReadError, asyncio.CancelledError):
+            pass  # cut, reset, or the proxy closing: the connection simply ends
         finally:
             self._conns.discard(conn)
             conn.abort()
