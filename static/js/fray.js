@@ -29,7 +29,7 @@
   // open and its heartbeat answered: a socket that stops answering is dropped at once).
   function showState() {
     if (refused) setPill("closed", refused);
-    else if (navigator.onLine === false) setPill("offline", "offline");
+    else if (navigator.onLine === false || copy) setPill("offline", "offline");
     else if (socket && socket.readyState === WebSocket.OPEN) setPill("live", "live");
     else if (everLive) setPill("reconnecting", "reconnecting…");
     else setPill("connecting", "connecting…");
@@ -54,12 +54,14 @@
       everLive = true;
       showState();
       sendQueued();
+      if (copy) reloadWhenSent();
     };
     ws.onmessage = function (e) {
       heard = Date.now();
       asked = 0;
       showState();
       receive(root, e.data);
+      keepCopy();
     };
     ws.onclose = function (e) {
       socket = null;
@@ -256,6 +258,37 @@
     if (ok) done(form);
   }
 
+  // The table as this phone last saw it, for the service worker (static/js/sw.js) to show when a reload
+  // finds no network: read-only, marked offline, with the kept taps, which go when a request gets
+  // through; then the live page is loaded again.
+  var PAGES = "fray-pages", copy = false, copyTimer = null;
+  function keepCopy() {
+    if (copy || !window.caches || !liveRoot()) return;
+    clearTimeout(copyTimer);
+    copyTimer = setTimeout(function () {
+      var page = document.documentElement.cloneNode(true);
+      page.querySelectorAll(".form-msg, #flash").forEach(function (el) { el.replaceChildren(); });
+      var html = "<!doctype html>\n" + page.outerHTML;
+      caches.open(PAGES).then(function (cache) {
+        return cache.put(location.pathname, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+      }).catch(function () { /* storage full or refused: no copy */ });
+    }, 1000);
+  }
+  function reloadWhenSent() {
+    if (!queued().length && !sending) location.reload();
+    else setTimeout(reloadWhenSent, 250);
+  }
+  // Leaving the table on this device leaves no copy of it behind.
+  document.addEventListener("submit", function (e) {
+    if (!window.caches || !/\/leave$/.test(e.target.action || "")) return;
+    var table = location.pathname.replace(/[^/]+$/, ""); // /c/<id>/
+    caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (keys) {
+        keys.forEach(function (k) { if (new URL(k.url).pathname.indexOf(table) === 0) cache.delete(k); });
+      });
+    });
+  });
+
   // A command that worked clears its form's typed dice (never the whole form: labels are handy to keep).
   document.addEventListener("htmx:afterRequest", function (e) {
     var form = e.detail.elt;
@@ -395,7 +428,13 @@
 
   function start() {
     noteBoards();
+    copy = document.body.hasAttribute("data-offline-copy");
+    document.body.classList.toggle("offline-copy", copy);
+    queued().forEach(function (item) { var form = formFor(item); if (form) say(form, KEPT, "warn", item.id); });
     connect();
+    if (!liveRoot()) return;
+    if (navigator.serviceWorker) navigator.serviceWorker.register("/sw.js").catch(function () { /* no offline copy */ });
+    keepCopy();
     var status = document.getElementById("status");
     myTurn = !!(status && status.hasAttribute("data-my-turn"));
     prompts = status ? promptsOf(status) : [];

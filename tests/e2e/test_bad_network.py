@@ -195,3 +195,41 @@ def test_a_reply_lost_after_the_server_acted_is_resent_silently_and_acts_once(
     assert not [line for line in said if line.split(" | ")[0] != "live"], said  # the pill never wavered
     phone.screenshot(path=str(artifacts / "phone-lost-reply.png"))
     ctx.close()
+
+
+def test_a_reload_offline_shows_the_table_and_the_kept_taps_and_sends_them_when_back(
+    browser, live_server, live_http, proxies, artifacts: Path
+):
+    table, proxy, ctx, phone = one_phone(browser, live_server, live_http, proxies)
+    phone.evaluate("navigator.serviceWorker.ready")
+    phone.reload()  # the page is now the service worker's, and the copy of the table is kept
+    expect(phone.locator("#live-pill")).to_have_text("live", timeout=20_000)
+    assert phone.evaluate("!!navigator.serviceWorker.controller")
+    manifest = phone.evaluate(
+        "fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())"
+    )
+    assert manifest["display"] == "standalone" and manifest["start_url"] == f"/c/{table.id}"
+    table.ok(table.gm, "generic.roll", expression="1d8", label="seen before the outage")
+    expect(phone.locator("#log")).to_contain_text("seen before the outage")
+    phone.wait_for_timeout(1500)  # the copy is written a second after the push
+
+    ctx.set_offline(True)
+    proxy.cut()
+    d20 = phone.locator("#rolls form[aria-label='d20']")
+    d20.get_by_role("button").tap()
+    expect(d20.locator(".form-msg")).to_contain_text("kept")
+    phone.reload()
+    expect(phone.locator("body[data-offline-copy]")).to_have_count(1)  # the service worker's copy
+    expect(phone.locator("#log")).to_contain_text("seen before the outage")
+    expect(phone.locator("#live-pill")).to_have_text("offline")
+    expect(d20.locator(".form-msg")).to_contain_text("kept")  # the queue survived the reload
+    phone.screenshot(path=str(artifacts / "phone-reloaded-offline.png"))
+    assert rolls_by(table, "Ann") == []
+
+    proxy.restore()
+    ctx.set_offline(False)
+    expect(phone.locator("body[data-offline-copy]")).to_have_count(0, timeout=10_000)  # the live page again
+    expect(phone.locator("#log")).to_contain_text("Ann rolled 1d20")
+    expect(phone.locator("#live-pill")).to_have_text("live")
+    assert len(rolls_by(table, "Ann")) == 1
+    ctx.close()
