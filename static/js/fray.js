@@ -96,7 +96,7 @@
     if (socket.readyState === WebSocket.CONNECTING && now - startedAt > OPEN_WITHIN) { drop(); reconnectLater(); }
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     if (asked && now - asked > ANSWER_WITHIN) { drop(); reconnectLater(); } // bytes stopped: a dead socket
-    else if (!asked && now - heard >= PING_EVERY) ping();
+    else if (!asked && now - heard >= PING_EVERY && !document.hidden) ping(); // a phone in a pocket asks on wake
   }
   setInterval(beat, 1000);
 
@@ -182,8 +182,12 @@
       e.preventDefault();
       keep(form, config, navigator.onLine === false ? "offline" : "behind");
       sendQueued();
-      return;
     }
+  });
+  // Counted once htmx really sends it (another listener may still cancel the request before).
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var form = e.detail.elt, config = e.detail.requestConfig;
+    if (!form.matches || !form.matches("form.cmd") || !config) return;
     inFlight++;
     config.frayInFlight = true;
   });
