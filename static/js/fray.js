@@ -184,28 +184,19 @@
       sendQueued();
     }
   });
-  // Counted once htmx really sends it (another listener may still cancel the request before).
+  // Counted once htmx really sends it (another listener may still cancel it before), and followed by
+  // the request's own end, not htmx's events: those never reach the document when a push has
+  // replaced the form meanwhile. No answer (an error, or SEND_WITHIN passed): kept and resent.
   document.addEventListener("htmx:beforeSend", function (e) {
-    var form = e.detail.elt, config = e.detail.requestConfig;
-    if (!form.matches || !form.matches("form.cmd") || !config) return;
+    var form = e.detail.elt, config = e.detail.requestConfig, xhr = e.detail.xhr;
+    if (!form.matches || !form.matches("form.cmd") || !config || !xhr) return;
     inFlight++;
-    config.frayInFlight = true;
+    xhr.addEventListener("loadend", function () {
+      inFlight--;
+      if (xhr.status) reached(); else keep(form, config, "quiet");
+      sendQueued();
+    });
   });
-  document.addEventListener("htmx:afterRequest", function (e) {
-    var config = e.detail.requestConfig;
-    if (!config || !config.frayInFlight) return;
-    config.frayInFlight = false;
-    inFlight--;
-    if (e.detail.xhr && e.detail.xhr.status) { reached(); sendQueued(); }
-  });
-  function unanswered(e) {
-    var form = e.detail.elt;
-    if (!form.matches || !form.matches("form.cmd")) return;
-    keep(form, e.detail.requestConfig, "quiet");
-    sendQueued();
-  }
-  document.addEventListener("htmx:sendError", unanswered);
-  document.addEventListener("htmx:timeout", unanswered);
   // A request got through, so the network is back: a socket waiting out its backoff goes now.
   function reached() { if (!socket && !refused && navigator.onLine !== false) { tries = 0; connect(); } }
 
