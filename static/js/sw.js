@@ -20,7 +20,7 @@ function fresh(request, cacheName, key, keep) {
   return caches.open(cacheName).then(function (cache) {
     return cache.match(key).then(function (kept) {
       var net = fetch(request).then(function (r) {
-        if (keep && r.ok) cache.put(key, r.clone());
+        if (keep && r.ok) cache.put(key, r.clone()).then(function () { forgetOld(cache, request.url); });
         return r;
       });
       if (!kept) return net;
@@ -29,6 +29,14 @@ function fresh(request, cacheName, key, keep) {
         return r || (cacheName === PAGES ? asCopy(kept) : kept);
       });
     });
+  });
+}
+
+// A static file is kept in one version: the one the pages name now (?v= changes with each release).
+function forgetOld(cache, url) {
+  var path = new URL(url).pathname;
+  cache.keys().then(function (keys) {
+    keys.forEach(function (k) { if (k.url !== url && new URL(k.url).pathname === path) cache.delete(k); });
   });
 }
 
