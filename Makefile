@@ -28,14 +28,13 @@ lock: $(VENV)/.installed
 	$(PIP_COMPILE) -o requirements.lock pyproject.toml
 	$(PIP_COMPILE) --extra dev -c requirements.lock -o requirements-dev.lock pyproject.toml
 
-# htmx, its WebSocket extension and idiomorph (morphing swaps) come from the npm registry, pinned in
+# htmx and idiomorph (morphing swaps) come from the npm registry, pinned in
 # package-lock.json. axe-core is for the browser tests only (tests/e2e/test_accessibility.py injects
 # it); no page loads it.
 $(VENDOR)/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	mkdir -p $(VENDOR)
 	cp node_modules/htmx.org/dist/htmx.min.js $(VENDOR)/htmx.min.js
-	cp node_modules/htmx-ext-ws/dist/ws.min.js $(VENDOR)/ws.js
 	cp node_modules/idiomorph/dist/idiomorph.min.js $(VENDOR)/idiomorph.min.js
 	cp node_modules/axe-core/axe.min.js $(VENDOR)/axe.min.js
 	touch $@

@@ -11,7 +11,7 @@ from setuptools.command.build_py import build_py
 HERE = Path(__file__).resolve().parent
 DATA = ("templates", "static", "migrations", "alembic.ini")
 # The front-end files come from npm (package-lock.json): a wheel without them serves pages that do nothing.
-VENDOR = ("static/vendor/htmx.min.js", "static/vendor/ws.js", "static/vendor/idiomorph.min.js")
+VENDOR = ("static/vendor/htmx.min.js", "static/vendor/idiomorph.min.js")
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".installed")
 
 

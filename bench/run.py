@@ -11,7 +11,17 @@ from __future__ import annotations
 import json
 import sys
 
-from bench import commands, fanout, first_load, idle_sockets, load, map_view, odds, triptycho_geometry
+from bench import (
+    bad_network,
+    commands,
+    fanout,
+    first_load,
+    idle_sockets,
+    load,
+    map_view,
+    odds,
+    triptycho_geometry,
+)
 from bench import map as battle_map
 from bench.common import emit, machine_ms
 
@@ -31,6 +41,7 @@ def main(quick: bool) -> dict:
     board = battle_map.main(quick)
     worst_view = map_view.main()
     exact = odds.main()
+    phones = bad_network.main(quick)
     machine = [machine_before, machine_ms()]
     emit("machine", machine_ms=machine)
     postgres = next((r for r in persisted if r["scenario"] == "commands_postgres"), None)
@@ -65,6 +76,9 @@ def main(quick: bool) -> dict:
         "map_view_worst_cold_ms": worst_view["cold_ms_p50"],
         "map_view_worst_warm_ms": worst_view["warm_ms_p50"],
         "odds_cold_worst_ms": exact["worst_ms"],
+        "stall_noticed_s": phones["stall_noticed_s"],
+        "converge_after_cut_s": phones["converge_after_cut_s"],
+        "reconnects_per_min_after_recovery": phones["reconnects_per_min_after_recovery"],
         "machine_ms": machine,
     }
     print(json.dumps(summary), flush=True)

@@ -60,7 +60,9 @@ def test_the_installed_package_reads_its_own_copies_not_the_repository(installed
     assert root == package.parent / "_data"
     for name in ("templates/base.html", "static/vendor/htmx.min.js", "migrations/env.py", "alembic.ini"):
         assert (root / name).is_file(), f"{name} is not in the wheel"
-    assert (root / "static" / "vendor" / "ws.js").read_bytes() == (ROOT / "static/vendor/ws.js").read_bytes()
+    assert (root / "static" / "vendor" / "idiomorph.min.js").read_bytes() == (
+        ROOT / "static/vendor/idiomorph.min.js"
+    ).read_bytes()
 
 
 def test_fray_db_upgrade_and_fray_serve_run_from_the_wheel(installed):

@@ -9,10 +9,11 @@ from urllib.parse import urlsplit
 import segno
 from anyio import to_thread
 from fastapi import APIRouter, File, Form, HTTPException, Path, Query, Request, UploadFile
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from app.realtime import render
+from app.resources import ROOT
 from app.rules import registry
 from app.rules.errors import InputError
 from app.services import campaigns, commands, reads, transfer
@@ -33,6 +34,9 @@ from app.web.deps import (
 )
 
 router = APIRouter(include_in_schema=False)
+
+
+NO_CACHE = {"Cache-Control": "no-cache"}  # a new service worker is picked up on the next visit
 
 
 def html(body: str, status: int = 200) -> HTMLResponse:
@@ -332,6 +336,31 @@ async def rotate(
     if "hx-request" in request.headers:
         return Response(status_code=204, headers={"HX-Refresh": "true"})
     return redirect(f"/c/{campaign_id}/gm")
+
+
+@router.get("/sw.js", include_in_schema=False)
+async def service_worker():
+    """The service worker (static/js/sw.js), from the root: it may keep only pages under its own path."""
+    return FileResponse(ROOT / "static" / "js" / "sw.js", media_type="text/javascript", headers=NO_CACHE)
+
+
+@router.get("/c/{campaign_id}/manifest.webmanifest", include_in_schema=False)
+async def manifest(campaign_id: Annotated[str, Path(max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]):
+    """Add to Home Screen opens this table like an app: /c/{id} takes the seat to its own page."""
+    icons = [
+        {"src": f"/static/img/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png"} for n in (192, 512)
+    ]
+    body = {
+        "name": "Fray",
+        "short_name": "Fray",
+        "start_url": f"/c/{campaign_id}",
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#16161d",
+        "theme_color": "#16161d",
+        "icons": icons,
+    }
+    return JSONResponse(body, media_type="application/manifest+json")
 
 
 @router.post("/c/{campaign_id}/leave")

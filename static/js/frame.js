@@ -173,7 +173,7 @@
   });
 
   // Pings from others arrive on the page's socket as JSON beside the HTML fragments.
-  document.addEventListener("htmx:wsBeforeMessage", (e) => {
+  document.addEventListener("fray:message", (e) => {
     const text = e.detail && e.detail.message;
     if (typeof text !== "string" || !text.startsWith('{"map.ping"')) return;
     e.preventDefault();

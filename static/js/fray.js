@@ -1,14 +1,17 @@
 /* Fray's own script: small and plain. htmx does the requests and swaps; this keeps the live
-   connection honest (resume with ?after=, reconnect after sleep), gives each command an id,
-   announces new log lines and buzzes the phone when it is your turn. */
+   connection honest (one socket, a heartbeat, resume with ?after=), gives each command an id and
+   keeps taps the network did not carry, announces new log lines and buzzes the phone on your turn. */
 (function () {
   "use strict";
-  var lastMessage = Date.now();
-  var socket = null; // htmx-ext-ws's socket wrapper (public interface)
-  var retry = null;
-  var PING_EVERY = 25000, STALE_AFTER = 60000;
+  // A socket that stops passing bytes closes nothing, so the page asks: a ping when it has heard
+  // nothing for PING_EVERY, and a socket whose ping is unanswered for ANSWER_WITHIN is dead (found in
+  // under 10 s). One socket at a time; a socket the page gives up on is cut loose before the next one.
+  var PING_EVERY = 2000, ANSWER_WITHIN = 5000, OPEN_WITHIN = 5000, BACKOFF_MAX = 3000;
+  var SEND_WITHIN = 4000, RESEND_EVERY = 2000; // a command unanswered this long is kept and resent
+  var socket = null, startedAt = 0, heard = 0, asked = 0, tries = 0, retry = null;
+  var everLive = false, refused = null;
 
-  function liveRoot() { return document.querySelector("[ws-connect]"); }
+  function liveRoot() { return document.querySelector("[data-live]"); }
 
   function lastSeq() {
     var marker = document.getElementById("live-seq");
@@ -22,124 +25,264 @@
     pill.dataset.state = state;
     pill.textContent = text;
   }
+  // The pill says what is true now: the device offline, the server out of reach, or live (the socket
+  // open and its heartbeat answered: a socket that stops answering is dropped at once).
+  function showState() {
+    if (refused) setPill("closed", refused);
+    else if (navigator.onLine === false || copy) setPill("offline", "offline");
+    else if (socket && socket.readyState === WebSocket.OPEN) setPill("live", "live");
+    else if (everLive) setPill("reconnecting", "reconnecting…");
+    else setPill("connecting", "connecting…");
+  }
 
-  // Every (re)connection resumes from the last seq this page has shown.
-  var native = function (url) { var ws = new WebSocket(url, []); ws.binaryType = "blob"; return ws; };
-  function installResume() {
-    htmx.createWebSocket = function (url) {
-      var u = new URL(url, location.href);
-      u.searchParams.set("after", lastSeq());
-      return native(u.toString());
+  function connect() {
+    clearTimeout(retry);
+    retry = null;
+    drop();
+    var root = liveRoot();
+    if (!root || refused || navigator.onLine === false) return showState(); // "online" connects
+    var url = new URL(root.dataset.live, location.href);
+    url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+    url.searchParams.set("after", lastSeq()); // resume from the last seq this page has shown
+    var ws = new WebSocket(url.toString());
+    socket = ws;
+    startedAt = Date.now();
+    asked = 0;
+    ws.onopen = function () {
+      heard = Date.now();
+      tries = 0;
+      everLive = true;
+      showState();
+      sendQueued();
+      if (copy) reloadWhenSent();
     };
+    ws.onmessage = function (e) {
+      heard = Date.now();
+      asked = 0;
+      showState();
+      receive(root, e.data);
+      keepCopy();
+    };
+    ws.onclose = function (e) {
+      socket = null;
+      if (e.code >= 4400 && e.code < 4500) refused = e.reason || "not at this table"; // no hammering
+      reconnectLater();
+    };
+    showState();
+  }
+  // The page's own close schedules nothing: the old socket's handlers go before it is closed.
+  function drop() {
+    if (!socket) return;
+    var old = socket;
+    socket = null;
+    old.onopen = old.onmessage = old.onclose = null;
+    try { old.close(); } catch (err) { /* already closed */ }
+  }
+  function reconnectLater() {
+    showState();
+    if (retry || refused || navigator.onLine === false) return;
+    var delay = Math.min(BACKOFF_MAX, 250 * Math.pow(2, tries++)); // capped low: back within 5 s of the network
+    retry = setTimeout(connect, delay * (0.5 + Math.random() / 2));
+  }
+  function ping() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socket.send("ping");
+    if (!asked) asked = Date.now();
+  }
+  function beat() {
+    var now = Date.now();
+    if (!sending && !resend && queued().length) sendQueued();
+    if (!socket) return;
+    if (socket.readyState === WebSocket.CONNECTING && now - startedAt > OPEN_WITHIN) { drop(); reconnectLater(); }
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    if (asked && now - asked > ANSWER_WITHIN) { drop(); reconnectLater(); } // bytes stopped: a dead socket
+    else if (!asked && now - heard >= PING_EVERY && !document.hidden) ping(); // a phone in a pocket asks on wake
+  }
+  setInterval(beat, 1000);
+
+  // Each message is HTML fragments swapped out of band, as htmx does for its own responses; pings,
+  // rulers and ghosts (JSON) are taken by frame.js and map.js through the cancelable fray:message.
+  var api = null;
+  htmx.defineExtension("fray-live", { init: function (internal) { api = internal; } });
+  function receive(root, text) {
+    var message = new CustomEvent("fray:message", { bubbles: true, cancelable: true, detail: { message: text } });
+    if (!root.dispatchEvent(message) || typeof text !== "string") return;
+    var settle = api.makeSettleInfo(root);
+    Array.prototype.slice.call(api.makeFragment(text).children).forEach(function (el) {
+      api.oobSwap(api.getAttributeValue(el, "hx-swap-oob") || "true", el, settle);
+    });
+    api.settleImmediately(settle.tasks);
   }
 
-  function reconnectSoon(delay) {
-    if (retry) return;
-    setPill("reconnecting", "reconnecting…");
-    retry = setTimeout(function () {
-      retry = null;
-      if (socket) socket.reconnect();
-    }, delay);
-  }
-
-  document.addEventListener("htmx:wsConnecting", function () {
-    if (document.getElementById("live-pill").dataset.state !== "live") setPill("connecting", "connecting…");
-  });
-  document.addEventListener("htmx:wsOpen", function (e) {
-    socket = e.detail.socketWrapper;
-    lastMessage = Date.now();
-    setPill("live", "live");
+  // A phone that slept, or changed networks, may hold a dead socket: ask at once on wake.
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) return;
+    if (socket) ping(); else if (!retry) connect();
     sendQueued();
   });
-  document.addEventListener("htmx:wsClose", function (e) {
-    var code = e.detail.event.code;
-    if (code >= 4400 && code < 4500) { // the server refused this seat: do not hammer it
-      setPill("closed", e.detail.event.reason || "not at this table");
-      return;
-    }
-    // htmx-ext-ws retries 1006/1011/1012/1013 itself; any other close (a proxy, a sleep) we retry here.
-    if ([1006, 1011, 1012, 1013].indexOf(code) < 0) reconnectSoon(1000 + Math.random() * 2000);
-    else setPill("reconnecting", "reconnecting…");
+  window.addEventListener("online", function () {
+    tries = 0;
+    if (socket && socket.readyState === WebSocket.OPEN) ping(); else connect(); // one new socket at most
+    showState();
+    sendQueued();
   });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    lastMessage = Date.now();
-    if (navigator.onLine !== false) setPill("live", "live");
-  });
+  window.addEventListener("offline", showState);
+  window.addEventListener("pageshow", function (e) { if (e.persisted) connect(); });
 
-  // A phone that slept, or changed networks, may hold a dead socket: check on wake.
-  function checkAlive() {
-    sendQueued(); // taps kept while the server was away go as soon as it answers again
-    if (!socket) return;
-    if (Date.now() - lastMessage > STALE_AFTER) reconnectSoon(50);
-    else socket.send("ping");
-  }
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) checkAlive(); });
-  window.addEventListener("online", function () { reconnectSoon(50); sendQueued(); });
-  // The pill tells the truth at once: a phone that lost its network is offline, whatever its socket says.
-  window.addEventListener("offline", function () { setPill("offline", "offline"); });
-  window.addEventListener("pageshow", function (e) { if (e.persisted) reconnectSoon(50); });
-  setInterval(function () { if (!document.hidden) checkAlive(); }, PING_EVERY);
-
-  // Each command carries an id, so a resend after a dropped connection does not act twice.
+  // Each command carries an id, so a resend after a dropped connection does not act twice; its
+  // request gives up after SEND_WITHIN, and the tap is kept and resent with the same id.
+  var taps = 0;
+  function newId() { return crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random(); }
   document.addEventListener("htmx:configRequest", function (e) {
     if (e.detail.verb === "post" && e.detail.elt.matches("form.cmd")) {
-      e.detail.parameters["command_id"] = (crypto.randomUUID ? crypto.randomUUID() : String(Date.now()) + Math.random());
+      e.detail.parameters["command_id"] = newId();
+      e.detail.timeout = SEND_WITHIN;
+      e.detail.frayOrder = Date.now() + (++taps % 1000) / 1000; // taps go in the order they were made
     }
   });
-  // A tap made offline, or while the server does not answer, is kept with its command id and sent when
-  // the connection is back (the id makes a resend safe: the server acts once), and the form says so.
+  // A tap made offline, while the server does not answer, or while an earlier tap is on its way is
+  // kept (in this tab's storage) and sent in order when a request gets through; the id makes a resend
+  // safe. The form says so, except for a first silent resend: a reply lost after the server acted
+  // comes back on the resend, and there was nothing to tell.
   var QUEUE_KEY = "fray-queued-" + location.pathname.split("/")[2];
+  var formOf = {}; // command id -> the form tapped, while this page lives
+  var inFlight = 0; // taps htmx is sending now
   function queued() { try { return JSON.parse(sessionStorage.getItem(QUEUE_KEY) || "[]"); } catch (err) { return []; } }
   function saveQueue(items) { sessionStorage.setItem(QUEUE_KEY, JSON.stringify(items)); }
-  function say(form, text, kind) {
+  function say(form, text, kind, id) {
     var out = form && form.querySelector(".form-msg");
     if (!out) return;
     var span = document.createElement("span");
     span.className = "msg " + kind;
     span.setAttribute("role", "status");
     span.textContent = text;
-    if (kind === "warn") span.dataset.queued = "1"; // the reply, when sent later, takes this note's place
+    if (id) span.dataset.queued = id; // the reply, when it comes, takes this note's place
     out.replaceChildren(span);
   }
-  function keep(form, config) {
+  var KEPT = "No connection: kept, and sent when the connection is back.";
+  function keep(form, config, why) {
     var fields = [];
     var params = config.parameters || {};
     (params.forEach ? params : new URLSearchParams(Object.entries(params))).forEach(function (v, k) { fields.push([k, String(v)]); });
+    var id = (fields.find(function (f) { return f[0] === "command_id"; }) || [])[1];
     var items = queued();
-    items.push({ url: new URL(config.path || form.getAttribute("hx-post"), location.href).toString(), fields: fields,
-                 label: form.getAttribute("aria-label") || "" });
+    if (!id || items.some(function (i) { return i.id === id; })) return;
+    items.push({ id: id, order: config.frayOrder || Date.now(), key: formKey(form), fields: fields,
+                 url: new URL(config.path || form.getAttribute("hx-post"), location.href).toString() });
+    items.sort(function (a, b) { return a.order - b.order; });
     saveQueue(items);
-    say(form, "No connection: kept, and sent when the connection is back.", "warn");
-    setPill("offline", navigator.onLine === false ? "offline" : "server away");
+    formOf[id] = form;
+    if (why === "offline") say(form, "Offline: kept, and sent when the connection is back.", "warn", id);
+    else if (why === "behind") say(form, "Queued: sent after your earlier tap.", "warn", id);
   }
   document.addEventListener("htmx:beforeRequest", function (e) {
-    var form = e.detail.elt;
-    if (navigator.onLine !== false || !form.matches || !form.matches("form.cmd")) return;
-    e.preventDefault();
-    keep(form, e.detail.requestConfig);
+    var form = e.detail.elt, config = e.detail.requestConfig;
+    if (!form.matches || !form.matches("form.cmd")) return;
+    if (navigator.onLine === false || inFlight || queued().length) {
+      e.preventDefault();
+      keep(form, config, navigator.onLine === false ? "offline" : "behind");
+      sendQueued();
+    }
   });
-  document.addEventListener("htmx:sendError", function (e) {
-    var form = e.detail.elt;
-    if (form.matches && form.matches("form.cmd")) keep(form, e.detail.requestConfig);
+  // Counted once htmx really sends it (another listener may still cancel it before), and followed by
+  // the request's own end, not htmx's events: those never reach the document when a push has
+  // replaced the form meanwhile. No answer (an error, or SEND_WITHIN passed): kept and resent.
+  document.addEventListener("htmx:beforeSend", function (e) {
+    var form = e.detail.elt, config = e.detail.requestConfig, xhr = e.detail.xhr;
+    if (!form.matches || !form.matches("form.cmd") || !config || !xhr) return;
+    inFlight++;
+    xhr.addEventListener("loadend", function () {
+      inFlight--;
+      if (xhr.status) reached(); else keep(form, config, "quiet");
+      sendQueued();
+    });
   });
-  var sending = false;
+  // A request got through, so the network is back: a socket waiting out its backoff goes now.
+  function reached() { if (!socket && !refused && navigator.onLine !== false) { tries = 0; connect(); } }
+
+  var sending = false, resend = null;
   function sendQueued() {
     var items = queued();
-    if (sending || !items.length || navigator.onLine === false) return;
+    if (sending || inFlight || !items.length || navigator.onLine === false) return;
     sending = true;
+    clearTimeout(resend);
+    resend = null;
     var item = items[0];
+    var abort = new AbortController();
+    var timer = setTimeout(function () { abort.abort(); }, SEND_WITHIN);
     fetch(item.url, { method: "POST", credentials: "same-origin", headers: { "HX-Request": "true" },
-                      body: new URLSearchParams(item.fields) })
+                      body: new URLSearchParams(item.fields), signal: abort.signal })
       .then(function (r) {
-        saveQueue(queued().slice(1)); // answered (done, or refused with a reason): never sent again
-        // The form that said "kept" (its note survives redraws), else the first of that name.
-        var forms = item.label ? Array.prototype.slice.call(document.querySelectorAll('form.cmd[aria-label="' + CSS.escape(item.label) + '"]')) : [];
-        var form = forms.find(function (f) { return f.querySelector(".form-msg [data-queued]"); }) || forms[0];
-        return r.text().then(function (html) { if (form) form.querySelector(".form-msg").innerHTML = html; });
+        if (r.status === 502 || r.status === 503 || r.status === 504) throw new Error("server away");
+        return r.text().then(function (html) {
+          // Answered (done, or refused with a reason): never sent again.
+          saveQueue(queued().filter(function (i) { return i.id !== item.id; }));
+          answer(item, html, r.ok);
+          reached();
+          return true;
+        });
       })
-      .catch(function () { /* still away: the next reconnect tries again */ })
-      .then(function () { sending = false; if (queued().length && navigator.onLine !== false) setTimeout(sendQueued, 50); });
+      .catch(function () {
+        queued().forEach(function (it) { // every tap waiting says so, not only the one tried
+          var form = formFor(it), note = form && form.querySelector(".form-msg [data-queued]");
+          if (form && !(note && / kept, /.test(note.textContent))) say(form, KEPT, "warn", it.id);
+        });
+        return false;
+      })
+      .then(function (ok) {
+        clearTimeout(timer);
+        sending = false;
+        if (ok) sendQueued(); // the next one at once, in order
+        else if (queued().length) resend = setTimeout(function () { resend = null; sendQueued(); }, RESEND_EVERY);
+      });
   }
+  // The form that was tapped if it is still on the page, else the one showing its note, else the one
+  // of that name now on the page.
+  function formFor(item) {
+    var form = formOf[item.id];
+    if (form && document.body.contains(form)) return form;
+    var note = document.querySelector('.form-msg [data-queued="' + item.id + '"]');
+    if (note) return note.closest("form");
+    return Array.prototype.find.call(document.querySelectorAll("form.cmd"), function (f) { return formKey(f) === item.key; });
+  }
+  function answer(item, html, ok) {
+    delete formOf[item.id];
+    var form = formFor(item);
+    if (!form) return;
+    form.querySelector(".form-msg").innerHTML = html;
+    if (ok) done(form);
+  }
+
+  // The table as this phone last saw it, for the service worker (static/js/sw.js) to show when a reload
+  // finds no network: read-only, marked offline, with the kept taps, which go when a request gets
+  // through; then the live page is loaded again.
+  var PAGES = "fray-pages", copy = false, copyTimer = null;
+  function keepCopy() {
+    if (copy || !window.caches || !liveRoot()) return;
+    clearTimeout(copyTimer);
+    copyTimer = setTimeout(function () {
+      var page = document.documentElement.cloneNode(true);
+      page.querySelectorAll(".form-msg, #flash").forEach(function (el) { el.replaceChildren(); });
+      var html = "<!doctype html>\n" + page.outerHTML;
+      caches.open(PAGES).then(function (cache) {
+        return cache.put(location.pathname, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+      }).catch(function () { /* storage full or refused: no copy */ });
+    }, 1000);
+  }
+  function reloadWhenSent() {
+    if (!queued().length && !sending) location.reload();
+    else setTimeout(reloadWhenSent, 250);
+  }
+  // Leaving the table on this device leaves no copy of it behind.
+  document.addEventListener("submit", function (e) {
+    if (!window.caches || !/\/leave$/.test(e.target.action || "")) return;
+    var table = location.pathname.replace(/[^/]+$/, ""); // /c/<id>/
+    caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (keys) {
+        keys.forEach(function (k) { if (new URL(k.url).pathname.indexOf(table) === 0) cache.delete(k); });
+      });
+    });
+  });
 
   // A command that worked clears its form's typed dice (never the whole form: labels are handy to keep).
   document.addEventListener("htmx:afterRequest", function (e) {
@@ -279,9 +422,14 @@
   });
 
   function start() {
-    installResume();
     noteBoards();
-    if (navigator.onLine === false) setPill("offline", "offline");
+    copy = document.body.hasAttribute("data-offline-copy");
+    document.body.classList.toggle("offline-copy", copy);
+    queued().forEach(function (item) { var form = formFor(item); if (form) say(form, KEPT, "warn", item.id); });
+    connect();
+    if (!liveRoot()) return;
+    if (navigator.serviceWorker) navigator.serviceWorker.register("/sw.js").catch(function () { /* no offline copy */ });
+    keepCopy();
     var status = document.getElementById("status");
     myTurn = !!(status && status.hasAttribute("data-my-turn"));
     prompts = status ? promptsOf(status) : [];

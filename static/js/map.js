@@ -270,7 +270,7 @@
 
   // --- the GM's tools outside the frame ----------------------------------------------------------
   const frameNow = () => $('.page-gm .mapframe[data-kind="scene"]') || $('.mapframe[data-kind="scene"]');
-  const gmCampaign = () => $("[ws-connect]")?.getAttribute("ws-connect").split("/")[3].split("?")[0];
+  const gmCampaign = () => $("[data-live]")?.dataset.live.split("/")[3].split("?")[0];
 
   function chipPayload(chip) {
     return chip.dataset.placeParticipant
@@ -386,7 +386,7 @@
   });
 
   // Pings, shared rulers and ghosts arrive on the page's socket as JSON, beside the HTML fragments.
-  document.addEventListener("htmx:wsBeforeMessage", (e) => {
+  document.addEventListener("fray:message", (e) => {
     const text = e.detail && e.detail.message;
     if (typeof text !== "string" || !text.startsWith('{"map.') || text.startsWith('{"map.ping"')) return;
     e.preventDefault();

@@ -6,6 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.test_bad_network import RECORD_SOCKETS
+
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "is_mobile": True,
@@ -82,13 +84,12 @@ def test_a_phone_that_slept_catches_up_on_its_own(browser, live_server, live_htt
     phone = browser.new_context(**PHONE, base_url=live_server.url)
     page = phone.new_page()
     seat = table.join("Ben")
+    page.add_init_script(RECORD_SOCKETS)
     page.goto(f"/c/{table.id}/seat/{seat.token}")
     expect(page.locator("#live-pill")).to_have_text("live")
     # The network drops (the phone sleeps); meanwhile the table moves on.
     phone.set_offline(True)
-    page.evaluate(
-        "() => document.querySelector('[ws-connect]')['htmx-internal-data'].webSocket.socket.close()"
-    )
+    page.evaluate("() => window.sockets.at(-1).close()")
     table.ok(table.gm, "generic.pool.adjust", pool="Fate", delta=-2)
     table.ok(table.gm, "generic.roll", expression="2d6", label="wake-up check")
     phone.set_offline(False)
