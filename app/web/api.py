@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from anyio import to_thread
 from fastapi import APIRouter, Body, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -88,8 +87,8 @@ def links(request: Request, fray, campaign_id: str, invite: str, spectator: str)
 )
 async def create_campaign(body: CreateCampaign, request: Request, fray: FrayDep):
     await limit_new_campaign(request, fray)
-    new = await to_thread.run_sync(
-        lambda: campaigns.create(fray, body.name, body.system, body.dice, body.gm_name, body.admin_password)
+    new = await campaigns.create_async(
+        fray, body.name, body.system, body.dice, body.gm_name, body.admin_password
     )
     return {
         "id": new.id,
@@ -132,7 +131,7 @@ async def campaign_view(campaign_id: str, seat: SeatDep, fray: FrayDep, scene: s
 
     `scene` picks the map scene a GM looks at (players always get the one shown to them).
     """
-    return await to_thread.run_sync(reads.view_for, fray, seat, scene)
+    return await reads.view_for_async(fray, seat, scene)
 
 
 @router.post(
@@ -153,7 +152,7 @@ async def command(
     """
     await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)
-    return await fray.db.run_read(reads.reply_for, fray, seat, result)
+    return await reads.reply_for_async(fray, seat, result)
 
 
 @router.get("/campaigns/{campaign_id}/events", response_model=EventsPage, responses=SEATED)
@@ -165,7 +164,7 @@ async def events(
     limit: Annotated[int, Query(ge=1, le=1000)] = 500,
 ) -> Any:
     """Events after `after` that the caller may see (GM-only rolls and hidden characters are left out)."""
-    return await to_thread.run_sync(reads.events_for, fray, seat, after, limit)
+    return await reads.events_for_async(fray, seat, after, limit)
 
 
 @router.get(
@@ -182,13 +181,13 @@ async def replay(
     seq: Annotated[int | None, Query(ge=0)] = None,
 ) -> Any:
     """An encounter's log, and the table as it stood at `seq` (default: the encounter's last event)."""
-    return await to_thread.run_sync(reads.replay_for, fray, seat, encounter_id, seq)
+    return await reads.replay_for_async(fray, seat, encounter_id, seq)
 
 
 @router.get("/campaigns/{campaign_id}/seats", response_model=Seats, responses=SEATED)
 async def seats(campaign_id: str, seat: GmDep, request: Request, fray: FrayDep) -> Any:
-    invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
-    view = await to_thread.run_sync(reads.view_for, fray, seat)
+    invite, spectator = await campaigns.codes_async(fray, seat)
+    view = await reads.view_for_async(fray, seat)
     return {"seats": view["seats"], **links(request, fray, campaign_id, invite, spectator)}
 
 
@@ -203,8 +202,8 @@ async def rotate(
     campaign_id: str, seat: GmDep, request: Request, fray: FrayDep, body: Rotate | None = None
 ) -> Any:
     which = body.which if body else "invite"
-    await to_thread.run_sync(campaigns.rotate, fray, seat, which)
-    invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
+    await campaigns.rotate_async(fray, seat, which)
+    invite, spectator = await campaigns.codes_async(fray, seat)
     return links(request, fray, campaign_id, invite, spectator)
 
 
