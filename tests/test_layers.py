@@ -51,3 +51,57 @@ def test_the_check_finds_what_it_looks_for():
         "run_in_threadpool",
     ]
     assert blocking_calls("from app.services import reads\nreads.view_for_async") == []
+
+
+# One router per resource (ARCHITECTURE.md, "Style"): each module of app/web/api serves the resources
+# named here and no other; a route for a new resource gets its own module (or a line here saying why not).
+# A route's resource is its first path segment after /api/campaigns/{campaign_id}, or after /api.
+RESOURCES = {
+    "campaigns": {"campaigns", "commands"},
+    "seats": {"join", "watch", "seats", "invite"},
+    "events": {"events", "encounters"},
+    "systems": {"systems"},
+    "maps": {"assets", "scenes", "signals"},
+    "backups": {"export", "import"},
+}
+
+
+def resource_of(path: str) -> str:
+    rest = path.removeprefix("/api/campaigns/{campaign_id}")
+    if rest == "":
+        return "campaigns"
+    if rest != path:
+        return rest.split("/")[1]
+    rest = path.removeprefix("/api/")
+    return "import" if rest == "campaigns/import" else rest.split("/")[0]
+
+
+def test_each_api_module_serves_one_resource_through_one_router(client):
+    from fastapi.routing import APIRoute
+
+    from app.web import api
+
+    modules = {path.stem for path in (WEB / "api").glob("*.py")} - {"__init__", "common"}
+    assert modules == set(RESOURCES), "a new module of app/web/api names its resources in RESOURCES"
+    for name in modules:
+        source = (WEB / "api" / f"{name}.py").read_text()
+        assert source.count("router = api_router(") == 1, name
+    served: dict[str, set[str]] = {}
+    paths = set()
+    for router in api.ROUTERS:
+        for route in router.routes:
+            assert isinstance(route, APIRoute)
+            served.setdefault(route.endpoint.__module__.rsplit(".", 1)[1], set()).add(resource_of(route.path))
+            paths.add(route.path)
+    assert served == RESOURCES
+    # Every JSON route the app serves comes from these routers.
+    document = client.get("/openapi.json").json()
+    assert {path for path in document["paths"] if path.startswith("/api/")} == paths
+
+
+def test_a_route_is_known_by_its_resource():
+    assert resource_of("/api/campaigns") == "campaigns"
+    assert resource_of("/api/campaigns/{campaign_id}") == "campaigns"
+    assert resource_of("/api/campaigns/{campaign_id}/seats/{seat_id}/revoke") == "seats"
+    assert resource_of("/api/campaigns/import") == "import"
+    assert resource_of("/api/systems") == "systems"

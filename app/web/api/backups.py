@@ -1,21 +1,23 @@
-"""A campaign as one file: the GM's backup download, and importing one (here or on another server)."""
+"""`/api/campaigns/{id}/export` and `/api/campaigns/import`: a campaign as one file, the GM's backup
+download, and importing one (here or on another server)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import File, Form, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.services import campaigns, transfer
+from app.web.api.common import api_router
 from app.web.deps import FrayDep, GmDep, limit_new_campaign
-from app.web.schemas import SEATED, errors, operation_id
+from app.web.schemas import SEATED, errors
 
 EXPORT = {"content": {"application/gzip": {"schema": {"type": "string", "format": "binary"}}}}
 
-router = APIRouter(prefix="/api", tags=["backups"], generate_unique_id_function=operation_id)
+router = api_router("backups")
 
 
 @router.get(

@@ -1,18 +1,22 @@
-"""The map's images: upload and delete (GM), the full image (GM), and each scene's image as the caller may
-see it. A campaign reads only the images it holds (uploaded or imported), whatever its log names."""
+"""`/api/campaigns/{id}/assets`, `/scenes/{id}/image`, `/signals`: the map's images and live signals.
+
+Upload and delete (GM), the full image (GM), each scene's image as the caller may see it, and pings,
+rulers and drag ghosts. A campaign reads only the images it holds (uploaded or imported), whatever its
+log names."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, File, HTTPException, Request, UploadFile
+from fastapi import Body, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.realtime import signals
 from app.services import assets, map_images, map_signals, reads
+from app.web.api.common import api_router
 from app.web.deps import FrayDep, GmDep, SeatDep, limit_seat
-from app.web.schemas import SEATED, UPLOAD_SEATED, Signal, operation_id
+from app.web.schemas import SEATED, UPLOAD_SEATED, Signal
 
 IMAGE = {"content": {"image/webp": {"schema": {"type": "string", "format": "binary"}}}}
 IMAGE_REPLIES = {
@@ -21,7 +25,7 @@ IMAGE_REPLIES = {
     304: {"description": "Not modified: the copy named by If-None-Match is still current."},
 }
 
-router = APIRouter(prefix="/api", tags=["map"], generate_unique_id_function=operation_id)
+router = api_router("map")
 IMMUTABLE = "private, max-age=31536000, immutable"
 
 
