@@ -20,7 +20,8 @@ from app.services.rate_limits import buckets_for
 from app.settings import Settings, get_settings
 from app.store.db import Database, claim_sqlite, is_sqlite
 from app.store.states import StateCache
-from app.web import api, backups, errors, live, maps, openapi, pages
+from app.web import errors, live, openapi, pages
+from app.web.api import ROUTERS
 from app.web.guards import BrowserGuard
 from app.web.limits import BodyLimit, StaticCache
 
@@ -62,8 +63,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(errors.ServerErrors)
     app.add_middleware(WakeOnTraffic, watch=watch)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
-    for module in (api, maps, backups, live, pages):
-        app.include_router(module.router)
+    for router in (*ROUTERS, live.router, pages.router):
+        app.include_router(router)
 
     # The loop's longest stall since the last look (milliseconds): how long one table held up the others.
     async def health() -> dict[str, str | float]:

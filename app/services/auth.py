@@ -147,3 +147,10 @@ def seat_for(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None
     seat = SeatAuth(seat_id=row.id, campaign_id=campaign_id, role=row.role, name=row.name, system=row.system)
     fray.seats.put(token_hash, seat)
     return seat
+
+
+async def seat_for_async(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None:
+    """The web layer's way to a seat: one authenticated lately needs neither a read nor a worker thread."""
+    if not _well_formed(campaign_id, token):
+        return None
+    return known_seat(fray, campaign_id, token) or await fray.db.run_read(seat_for, fray, campaign_id, token)

@@ -200,6 +200,19 @@ def exists(fray: Fray, campaign_id: str) -> bool:
         return session.get(Campaign, campaign_id) is not None
 
 
+# The web layer's entry points. Each owns its hop off the loop and its publish: a write runs in a worker
+# thread (it may wait on the database's write lock); a small read goes through the database's `run_read`.
+async def create_async(
+    fray: Fray,
+    name: str,
+    system: str,
+    dice: str = "server",
+    gm_name: str | None = None,
+    admin_password: str | None = None,
+) -> NewCampaign:
+    return await to_thread.run_sync(lambda: create(fray, name, system, dice, gm_name, admin_password))
+
+
 async def join_async(
     fray: Fray, campaign_id: str, code: str, name: str | None, role: str = "player"
 ) -> NewSeat:
@@ -212,3 +225,15 @@ async def revoke_async(fray: Fray, gm: SeatAuth, seat_id: str) -> None:
     seq = await to_thread.run_sync(revoke, fray, gm, seat_id)
     await fray.broker.publish(gm.campaign_id, seq)
     # Sockets of the revoked seat are closed by the hub when it sees the revocation.
+
+
+async def rotate_async(fray: Fray, gm: SeatAuth, which: str = "invite") -> str:
+    return await to_thread.run_sync(rotate, fray, gm, which)
+
+
+async def codes_async(fray: Fray, gm: SeatAuth) -> tuple[str, str]:
+    return await fray.db.run_read(codes, fray, gm)
+
+
+async def exists_async(fray: Fray, campaign_id: str) -> bool:
+    return await fray.db.run_read(exists, fray, campaign_id)

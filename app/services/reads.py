@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from anyio import to_thread
 
 from app.realtime import render
 from app.rules import registry
@@ -10,7 +13,7 @@ from app.rules.campaign.state import CampaignState
 from app.rules.errors import Forbidden, RuleError
 from app.rules.game import Game
 from app.rules.system import Viewer
-from app.services.auth import SeatAuth
+from app.services.auth import SeatAuth, seat_for
 from app.services.commands import CommandResult
 from app.services.context import Fray
 from app.store import log
@@ -119,3 +122,61 @@ def replay_for(
         "view": game.view(state, viewer),
         "log": game.log_entries(state, [e for e in recent if e.seq <= at], viewer),
     }
+
+
+def tables_of(fray: Fray, tokens: Mapping[str, str]) -> list[dict[str, str]]:
+    """The tables a browser has seats at (campaign id -> its seat token), for the home page."""
+    tables = []
+    for campaign_id, token in tokens.items():
+        seat = seat_for(fray, campaign_id, token)
+        if seat is None:
+            continue
+        game, state = current(fray, seat)
+        tables.append({"id": campaign_id, "name": state.name, "role": seat.role, "system": game.system.title})
+    return tables[:20]
+
+
+def is_player_seat(fray: Fray, seat: SeatAuth, seat_id: str) -> bool:
+    _, state = current(fray, seat)
+    target = state.seat(seat_id)
+    return target is not None and target.role == "player" and not target.revoked
+
+
+# The web layer's entry points; each owns its hop off the loop. A read of the current state goes through
+# the database's `run_read` (on the loop on SQLite, where it is quicker than a thread hop; a worker thread
+# on a server database). A read of many rows (a page of events, a page's whole context, a past encounter
+# folded again, every table of a browser) runs in a worker thread, so other tables are not kept waiting.
+async def current_async(fray: Fray, seat: SeatAuth) -> tuple[Game, CampaignState]:
+    return await fray.db.run_read(current, fray, seat)
+
+
+async def view_for_async(fray: Fray, seat: SeatAuth, scene: str | None = None) -> dict[str, Any]:
+    return await fray.db.run_read(view_for, fray, seat, scene)
+
+
+async def reply_for_async(fray: Fray, seat: SeatAuth, result: CommandResult) -> dict[str, Any]:
+    return await fray.db.run_read(reply_for, fray, seat, result)
+
+
+async def is_player_seat_async(fray: Fray, seat: SeatAuth, seat_id: str) -> bool:
+    return await fray.db.run_read(is_player_seat, fray, seat, seat_id)
+
+
+async def events_for_async(fray: Fray, seat: SeatAuth, after: int, limit: int) -> dict[str, Any]:
+    return await to_thread.run_sync(events_for, fray, seat, after, limit)
+
+
+async def page_context_async(
+    fray: Fray, seat: SeatAuth, page: str, preview: str | None = None, **extra: Any
+) -> dict[str, Any]:
+    return await to_thread.run_sync(lambda: page_context(fray, seat, page, preview, **extra))
+
+
+async def replay_for_async(
+    fray: Fray, seat: SeatAuth, encounter_id: str, seq: int | None, page: str | None = None
+) -> dict[str, Any]:
+    return await to_thread.run_sync(replay_for, fray, seat, encounter_id, seq, page)
+
+
+async def tables_of_async(fray: Fray, tokens: Mapping[str, str]) -> list[dict[str, str]]:
+    return await to_thread.run_sync(tables_of, fray, tokens)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from anyio import to_thread
 from sqlalchemy import select
 from sqlmodel import col
 
@@ -197,6 +198,15 @@ def import_campaign(fray: Fray, raw: bytes, keep_seats: bool = False) -> Importe
         return _import(fray, read_file(raw), keep_seats)
     except (KeyError, TypeError, ValueError, AttributeError):  # a field missing or of the wrong kind
         raise ImportRefused("That file is damaged: part of the campaign is missing or malformed.") from None
+
+
+# The web layer's entry points: a whole campaign is read or written in a worker thread.
+async def export_async(fray: Fray, campaign_id: str) -> bytes:
+    return await to_thread.run_sync(export, fray, campaign_id)
+
+
+async def import_campaign_async(fray: Fray, raw: bytes, keep_seats: bool = False) -> Imported:
+    return await to_thread.run_sync(import_campaign, fray, raw, keep_seats)
 
 
 def checked_images(fray: Fray, assets: list[dict[str, Any]]) -> dict[str, map_images.Prepared]:

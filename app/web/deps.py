@@ -11,7 +11,7 @@ from starlette.responses import Response
 
 from app.realtime.hub import Hub
 from app.services import rate_limits
-from app.services.auth import SeatAuth, known_seat, seat_for
+from app.services.auth import SeatAuth, seat_for_async
 from app.services.context import Fray
 
 COOKIE_PREFIX = "fray_"
@@ -80,10 +80,7 @@ def check_origin(request: Request, fray: Fray) -> None:
 async def _seat(request: Request, campaign_id: str) -> SeatAuth | None:
     fray = get_fray(request)
     token, from_cookie = token_of(request, campaign_id)
-    # A seat authenticated lately needs neither a database read nor a worker thread.
-    seat = known_seat(fray, campaign_id, token) if token else None
-    if seat is None and token:
-        seat = await fray.db.run_read(seat_for, fray, campaign_id, token)
+    seat = await seat_for_async(fray, campaign_id, token) if token else None
     if seat and from_cookie and request.method not in ("GET", "HEAD", "OPTIONS"):
         check_origin(request, fray)
     return seat

@@ -11,7 +11,6 @@ import json
 import logging
 from typing import Annotated, Any, Literal
 
-from anyio import to_thread
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 
 from app.realtime import render
@@ -19,7 +18,7 @@ from app.realtime.hub import Conn
 from app.rules.errors import RuleError
 from app.rules.map import signals
 from app.services import commands, map_signals, rate_limits, reads
-from app.services.auth import SeatAuth, known_seat, seat_for
+from app.services.auth import SeatAuth, seat_for_async
 from app.services.context import Fray
 from app.web.deps import get_fray, get_hub, same_site, token_of
 from app.web.errors import SERVER_ERROR
@@ -33,12 +32,6 @@ PAGE_OF_ROLE: dict[str, Literal["gm", "player", "table"]] = {
     "player": "player",
     "spectator": "table",
 }
-
-
-def _is_player_seat(fray: Fray, seat: SeatAuth, seat_id: str) -> bool:
-    _, state = reads.current(fray, seat)
-    target = state.seat(seat_id)
-    return target is not None and target.role == "player" and not target.revoked
 
 
 def _page_allowed(seat: SeatAuth, page: str, preview: str | None) -> bool:
@@ -60,7 +53,7 @@ async def live(
 ) -> None:
     fray, hub = get_fray(ws), get_hub(ws)
     token, from_cookie = token_of(ws, campaign_id)
-    seat = await fray.db.run_read(seat_for, fray, campaign_id, token) if token else None
+    seat = await seat_for_async(fray, campaign_id, token)
     await ws.accept()
     if seat is None:
         # Accept, then close with a reason the page can show (a refused handshake only says 1006).
@@ -70,7 +63,7 @@ async def live(
         await ws.close(code=4403, reason="This connection came from another site.")
         return
     page = page or PAGE_OF_ROLE[seat.role]
-    if preview and not await to_thread.run_sync(_is_player_seat, fray, seat, preview):
+    if preview and not await reads.is_player_seat_async(fray, seat, preview):
         await ws.close(code=4403, reason="There is no such player seat to view as.")
         return
     if not _page_allowed(seat, page, preview):
@@ -93,9 +86,7 @@ async def live(
                 close = (1009, "That message is too big.")
                 break
             # The seat is checked on every message: a revoked seat stops acting at once.
-            still = known_seat(fray, campaign_id, token) or await fray.db.run_read(
-                seat_for, fray, campaign_id, token
-            )
+            still = await seat_for_async(fray, campaign_id, token)
             if still is None:
                 close = (4401, "This seat was removed from the table.")
                 break
@@ -144,7 +135,7 @@ async def _handle(fray: Fray, seat: SeatAuth, conn: Conn, text: str) -> None:
         _error(conn, error.status, str(error))
         return
     if conn.fmt == "json":
-        reply = await fray.db.run_read(reads.reply_for, fray, seat, result)
+        reply = await reads.reply_for_async(fray, seat, result)
         conn.push(json.dumps({"reply": {"seq": reply["seq"], "events": reply["events"]}}))
 
 

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import segno
-from anyio import to_thread
 from fastapi import APIRouter, File, Form, HTTPException, Path, Query, Request, UploadFile
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from markupsafe import Markup
@@ -17,7 +16,7 @@ from app.resources import ROOT
 from app.rules import registry
 from app.rules.errors import InputError
 from app.services import campaigns, commands, reads, transfer
-from app.services.auth import seat_for
+from app.services.auth import seat_for_async
 from app.services.context import Fray
 from app.web.deps import (
     COOKIE_PREFIX,
@@ -74,23 +73,10 @@ async def form_payload(request: Request) -> dict[str, Any]:
     return payload
 
 
-def _my_tables(request: Request, fray: Fray) -> list[dict[str, str]]:
-    tables = []
-    for name, token in request.cookies.items():
-        if not name.startswith(COOKIE_PREFIX):
-            continue
-        campaign_id = name[len(COOKIE_PREFIX) :]
-        seat = seat_for(fray, campaign_id, token)
-        if seat is None:
-            continue
-        game, state = reads.current(fray, seat)
-        tables.append({"id": campaign_id, "name": state.name, "role": seat.role, "system": game.system.title})
-    return tables[:20]
-
-
 @router.get("/", response_class=HTMLResponse)
 async def landing(request: Request, fray: FrayDep):
-    tables = await to_thread.run_sync(_my_tables, request, fray)
+    seats = {k[len(COOKIE_PREFIX) :]: v for k, v in request.cookies.items() if k.startswith(COOKIE_PREFIX)}
+    tables = await reads.tables_of_async(fray, seats)
     return html(
         render.render_template(
             "pages/landing.html",
@@ -114,9 +100,7 @@ async def create(
     admin_password: Annotated[str, Form()] = "",
 ):
     await limit_new_campaign(request, fray)
-    new = await to_thread.run_sync(
-        lambda: campaigns.create(fray, name, system, dice, gm_name, admin_password)
-    )
+    new = await campaigns.create_async(fray, name, system, dice, gm_name, admin_password)
     response = redirect(f"/c/{new.id}/gm")
     set_seat_cookie(response, fray, new.id, new.gm.token)
     return response
@@ -133,7 +117,7 @@ async def import_campaign(
     await limit_new_campaign(request, fray)
     campaigns.check_admin(fray, admin_password)
     raw = await file.read(fray.settings.max_upload_bytes + 1)
-    done = await to_thread.run_sync(transfer.import_campaign, fray, raw, False)
+    done = await transfer.import_campaign_async(fray, raw, False)
     response = redirect(f"/c/{done.campaign_id}/gm")
     if done.gm_token:
         set_seat_cookie(response, fray, done.campaign_id, done.gm_token)
@@ -159,10 +143,10 @@ async def seat_home(campaign_id: str, seat: SeatDep):
 @router.get("/c/{campaign_id}/join/{code}", response_class=HTMLResponse)
 async def join_form(campaign_id: str, code: str, request: Request, fray: FrayDep):
     token, _ = token_of(request, campaign_id)
-    seat = await to_thread.run_sync(seat_for, fray, campaign_id, token) if token else None
+    seat = await seat_for_async(fray, campaign_id, token)
     if seat is not None:
         return redirect(f"/c/{campaign_id}")
-    if not await to_thread.run_sync(campaigns.exists, fray, campaign_id):
+    if not await campaigns.exists_async(fray, campaign_id):
         raise HTTPException(404, "There is no such campaign: check the link with your GM.")
     return html(render.render_template("pages/join.html", {"campaign_id": campaign_id, "code": code}))
 
@@ -181,7 +165,7 @@ async def join(
 @router.get("/c/{campaign_id}/watch/{code}")
 async def watch(campaign_id: str, code: str, request: Request, fray: FrayDep):
     token, _ = token_of(request, campaign_id)
-    if token and await to_thread.run_sync(seat_for, fray, campaign_id, token) is not None:
+    if token and await seat_for_async(fray, campaign_id, token) is not None:
         return redirect(f"/c/{campaign_id}/table")
     await limit_address(request, fray, "join")
     seat = await campaigns.join_async(fray, campaign_id, code, None, role="spectator")
@@ -193,7 +177,7 @@ async def watch(campaign_id: str, code: str, request: Request, fray: FrayDep):
 @router.get("/c/{campaign_id}/seat/{token}")
 async def claim(campaign_id: str, token: str, fray: FrayDep):
     """A seat's own link (from `fray demo`, or saved to come back on another device)."""
-    seat = await to_thread.run_sync(seat_for, fray, campaign_id, token)
+    seat = await seat_for_async(fray, campaign_id, token)
     if seat is None:
         raise HTTPException(401, "That seat link is not valid any more: ask the GM for a fresh invite.")
     response = redirect(f"/c/{campaign_id}")
@@ -208,20 +192,18 @@ def _own_link(request: Request, fray: Fray, campaign_id: str) -> str | None:
 
 @router.get("/c/{campaign_id}/gm", response_class=HTMLResponse)
 async def gm_page(campaign_id: str, request: Request, seat: GmDep, fray: FrayDep):
-    invite, spectator = await to_thread.run_sync(campaigns.codes, fray, seat)
+    invite, spectator = await campaigns.codes_async(fray, seat)
     base = base_url(request, fray)
     invite_url = f"{base}/c/{campaign_id}/join/{invite}"
-    context = await to_thread.run_sync(
-        lambda: reads.page_context(
-            fray,
-            seat,
-            "gm",
-            invite_url=invite_url,
-            invite_qr=qr_svg(invite_url),
-            spectator_url=f"{base}/c/{campaign_id}/watch/{spectator}",
-            own_link=_own_link(request, fray, campaign_id),
-            systems=registry.systems(),
-        )
+    context = await reads.page_context_async(
+        fray,
+        seat,
+        "gm",
+        invite_url=invite_url,
+        invite_qr=qr_svg(invite_url),
+        spectator_url=f"{base}/c/{campaign_id}/watch/{spectator}",
+        own_link=_own_link(request, fray, campaign_id),
+        systems=registry.systems(),
     )
     return html(render.render_page("gm", context))
 
@@ -237,7 +219,7 @@ async def gm_tool(
     name = render.system_tool(seat.system, tool)
     if name is None:
         raise reads.NotFound("This game has no such GM page.")
-    context = await to_thread.run_sync(lambda: reads.page_context(fray, seat, "gm", tool=tool))
+    context = await reads.page_context_async(fray, seat, "gm", tool=tool)
     return html(render.render_tool(name, context))
 
 
@@ -253,21 +235,19 @@ async def player_page(
         return redirect(f"/c/{campaign_id}/table")
     if seat.is_gm and not preview:
         return redirect(f"/c/{campaign_id}/gm")
-    context = await to_thread.run_sync(
-        lambda: reads.page_context(
-            fray,
-            seat,
-            "player",
-            preview=preview,
-            own_link=None if preview else _own_link(request, fray, campaign_id),
-        )
+    context = await reads.page_context_async(
+        fray,
+        seat,
+        "player",
+        preview=preview,
+        own_link=None if preview else _own_link(request, fray, campaign_id),
     )
     return html(render.render_page("player", context))
 
 
 @router.get("/c/{campaign_id}/table", response_class=HTMLResponse)
 async def table_page(campaign_id: str, seat: SeatDep, fray: FrayDep):
-    context = await to_thread.run_sync(lambda: reads.page_context(fray, seat, "table"))
+    context = await reads.page_context_async(fray, seat, "table")
     return html(render.render_page("table", context))
 
 
@@ -279,7 +259,7 @@ async def replay_page(
     fray: FrayDep,
     seq: Annotated[int | None, Query(ge=0)] = None,
 ):
-    data = await to_thread.run_sync(reads.replay_for, fray, seat, encounter_id, seq)
+    data = await reads.replay_for_async(fray, seat, encounter_id, seq)
     steps = data["steps"]
     earlier = [s for s in steps if s < data["seq"]]
     later = [s for s in steps if s > data["seq"]]
@@ -332,7 +312,7 @@ async def rotate(
 ):
     if which not in ("invite", "spectator"):
         raise InputError("Choose the invite or the spectator link.")
-    await to_thread.run_sync(campaigns.rotate, fray, seat, which)
+    await campaigns.rotate_async(fray, seat, which)
     if "hx-request" in request.headers:
         return Response(status_code=204, headers={"HX-Refresh": "true"})
     return redirect(f"/c/{campaign_id}/gm")

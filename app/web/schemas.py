@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from app.rules.system import Option
 
@@ -106,12 +106,18 @@ class EventOut(Closed):
     at: str | None
 
 
+# The parts of a view. Each is a model with `extra="allow"` (Open): the fields are the ones the campaign
+# core always writes, in the order it writes them (a reply keeps its keys' order), and anything a part adds
+# later is passed on as it is. A field that only some seats get (the GM's, an owner's) defaults to None
+# and is left out of a reply that did not carry it (the routes answer with `exclude_unset`).
+
+
 class CampaignInfo(Open):
     id: str
     name: str
     system: str
     dice_mode: Literal["server", "manual"]
-    settings: dict[str, Any]
+    settings: dict[str, Any] = Field(description="The campaign's rulings: their keys depend on the system.")
     seq: int
     system_title: str
     owns_initiative: bool
@@ -124,21 +130,146 @@ class Me(Open):
     participants: list[str]
 
 
+class ParticipantOut(Open):
+    """A character (PC or NPC) as this seat may see it."""
+
+    id: str
+    name: str
+    kind: str
+    owner: str | None = Field(description="The seat that plays it; null: the GM's.")
+    owner_name: str | None
+    mine: bool
+    hidden: bool | None = Field(default=None, description="The GM's only.")
+    notes: str | None = Field(default=None, description="The GM's and the owner's only.")
+
+
+class EncounterOut(Open):
+    id: str
+    name: str
+    status: Literal["prepared", "active", "ended"]
+    started_seq: int | None
+    ended_seq: int | None
+    participants: list[str] = Field(description="The names of its characters this seat may see.")
+    participant_ids: list[str] | None = Field(default=None, description="The GM's only.")
+    setup: dict[str, Any] | None = Field(
+        default=None, description="The GM's only: the set-up for the encounter's system."
+    )
+    notes: str | None = Field(default=None, description="The GM's only.")
+
+
+class ActiveEncounter(Open):
+    id: str
+    name: str
+
+
+class PromptChoiceOut(Open):
+    key: str
+    label: str
+    hint: str
+    rolls: bool
+    fields: dict[str, Any] = Field(description="Sent with the answer beside the prompt and the choice.")
+
+
+class PromptOut(Open):
+    """A choice the rules leave to someone: answer it with the `answer` command naming its id."""
+
+    id: str
+    to: str = Field(description='"gm", "players", or a participant id.')
+    kind: str
+    text: str
+    answer: str
+    choices: list[PromptChoiceOut]
+    data: dict[str, Any] = Field(description="The prompt's own fields; their shape depends on `kind`.")
+    outlives_encounter: bool
+    blocking: bool
+    drawn_by_system: bool
+
+
+class UndoOut(Open):
+    label: str
+
+
+class SceneRef(Open):
+    id: str
+    name: str
+    shown: bool
+    open: bool
+
+
+class AssetOut(Open):
+    id: str
+    name: str
+    width: int
+    height: int
+
+
 class MapView(Open):
+    """The map as this seat sees it: the scene's fields follow `scene` when there is one."""
+
     scene: str | None = Field(description="The id of the scene this viewer looks at; its fields follow.")
     shown: str | None
-    scenes: list[dict[str, Any]] | None = Field(default=None, description="The GM's only: every scene.")
-    assets: list[dict[str, Any]] | None = Field(
-        default=None, description="The GM's only: every uploaded image."
-    )
+    scenes: list[SceneRef] | None = Field(default=None, description="The GM's only: every scene.")
+    assets: list[AssetOut] | None = Field(default=None, description="The GM's only: every uploaded image.")
+    cover_new_scenes: bool | None = Field(default=None, description="The GM's only.")
+
+
+class PoolOut(Open):
+    id: str
+    name: str
+    value: int
+    min: int | None
+    max: int | None
+    owner: str | None = Field(description="The character it belongs to; null: the campaign's.")
+    hidden: bool | None = Field(default=None, description="The GM's only.")
+    gm_only: bool
+    owner_name: str | None
+    can_adjust: bool
+
+
+class TrackOut(Open):
+    id: str
+    name: str
+    filled: int
+    total: int
+    owner: str | None
+    hidden: bool | None = Field(default=None, description="The GM's only.")
+    owner_name: str | None
+    can_adjust: bool
+    boxes: list[bool]
+
+
+class PresetOut(Open):
+    id: str
+    label: str
+    expression: str
+    target: int | None
+    owner: str | None
+
+
+class InitiativeEntryOut(Open):
+    participant: str
+    name: str
+    value: int
+    kind: str
+    current: bool
+    mine: bool
 
 
 class Initiative(Open):
     round: int
-    entries: list[dict[str, Any]]
+    entries: list[InitiativeEntryOut]
     current: str | None
     current_name: str | None
     my_turn: bool
+
+
+class Ruling(Open):
+    """A house rule the GM may change: yes/no or one of its choices."""
+
+    key: str
+    text: str
+    value: JsonValue
+    choices: list[JsonValue]
 
 
 class View(Open):
@@ -150,22 +281,21 @@ class View(Open):
 
     campaign: CampaignInfo
     me: Me
-    seats: list[dict[str, Any]]
-    participants: list[dict[str, Any]]
-    encounters: list[dict[str, Any]]
-    encounter: dict[str, Any] | None
-    prompts: list[dict[str, Any]]
-    undo: dict[str, Any] | None
+    seats: list[SeatInfo]
+    participants: list[ParticipantOut]
+    encounters: list[EncounterOut]
+    encounter: ActiveEncounter | None
+    prompts: list[PromptOut]
+    undo: UndoOut | None
     map: MapView
-    pools: list[dict[str, Any]]
-    tracks: list[dict[str, Any]]
-    presets: list[dict[str, Any]]
+    pools: list[PoolOut]
+    tracks: list[TrackOut]
+    presets: list[PresetOut]
     initiative: Initiative
+    # Open by design: each game system writes its own part, typed by that system, not here.
     system: dict[str, Any] | None = Field(default=None, description="The game system's own part of the view.")
     options: list[Option]
-    rulings: list[dict[str, Any]] | None = Field(
-        default=None, description="The GM's only: rulings to change."
-    )
+    rulings: list[Ruling] | None = Field(default=None, description="The GM's only: rulings to change.")
 
 
 class CommandReply(Closed):
@@ -191,13 +321,26 @@ class ReplayStep(Closed):
     type: str
 
 
+class LogEntry(Open):
+    """A line of the dice log, newest first."""
+
+    seq: int
+    type: str
+    text: str
+    by: str | None = Field(description="The name of the seat that did it.")
+    at: str | None = Field(description="When it was written (ISO 8601).")
+    undone: bool
+    secret: bool
+    rolls: list[dict[str, Any]] = Field(description="The dice it shows: each roll's expression and terms.")
+
+
 class Replay(Closed):
     encounter: EncounterRef
     seq: int
     steps: list[int]
     events: list[ReplayStep]
     view: View
-    log: list[dict[str, Any]]
+    log: list[LogEntry]
 
 
 class CommandInfo(Closed):

@@ -1,20 +1,22 @@
-"""The map's images: upload and delete (GM), the full image (GM), and each scene's image as the caller may
-see it. A campaign reads only the images it holds (uploaded or imported), whatever its log names."""
+"""`/api/campaigns/{id}/assets`, `/scenes/{id}/image`, `/signals`: the map's images and live signals.
+
+Upload and delete (GM), the full image (GM), each scene's image as the caller may see it, and pings,
+rulers and drag ghosts. A campaign reads only the images it holds (uploaded or imported), whatever its
+log names."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from anyio import to_thread
-from fastapi import APIRouter, Body, File, HTTPException, Request, UploadFile
+from fastapi import Body, File, HTTPException, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.rules.map import signals
-from app.rules.map.sight import ANY_PLAYER, Sight
-from app.services import commands, map_images, map_signals, reads
+from app.services import assets, map_images, map_signals, reads
+from app.web.api.common import api_router
 from app.web.deps import FrayDep, GmDep, SeatDep, limit_seat
-from app.web.schemas import SEATED, UPLOAD_SEATED, Signal, operation_id
+from app.web.schemas import SEATED, UPLOAD_SEATED, Signal
 
 IMAGE = {"content": {"image/webp": {"schema": {"type": "string", "format": "binary"}}}}
 IMAGE_REPLIES = {
@@ -23,7 +25,7 @@ IMAGE_REPLIES = {
     304: {"description": "Not modified: the copy named by If-None-Match is still current."},
 }
 
-router = APIRouter(prefix="/api", tags=["map"], generate_unique_id_function=operation_id)
+router = api_router("map")
 IMMUTABLE = "private, max-age=31536000, immutable"
 
 
@@ -51,26 +53,10 @@ async def upload_asset(
 ) -> UploadedAsset:
     """Upload a map image (PNG, JPEG or WebP; multipart field `file`). It is checked and kept as WebP,
     within the campaign's storage (413 with what it uses) and a few uploads a minute per seat (429)."""
-    settings = fray.settings
     await limit_seat(fray, "uploads", seat.seat_id)
-    raw = await file.read(settings.max_upload_bytes + 1)
-    prepared = await to_thread.run_sync(
-        map_images.prepare, raw, settings.max_upload_bytes, settings.max_image_side, settings.max_image_pixels
+    prepared = await assets.upload(
+        fray, seat, await file.read(fray.settings.max_upload_bytes + 1), file.filename
     )
-    del raw
-    quota = settings.campaign_storage_bytes
-    await to_thread.run_sync(map_images.store, fray, prepared, seat.campaign_id, quota)
-    _, state = await fray.db.run_read(reads.current, fray, seat)
-    if state.map.asset(prepared.id) is None:
-        name = (file.filename or "")[:120]
-        payload = {
-            "type": "map.asset.add",
-            "asset": prepared.id,
-            "name": name,
-            "width": prepared.width,
-            "height": prepared.height,
-        }
-        await commands.run(fray, seat, payload, internal=True)
     url = f"/api/campaigns/{campaign_id}/assets/{prepared.id}"
     return UploadedAsset(id=prepared.id, url=url, width=prepared.width, height=prepared.height)
 
@@ -78,9 +64,7 @@ async def upload_asset(
 @router.get("/campaigns/{campaign_id}/assets/{asset_id}", response_class=Response, responses=IMAGE_REPLIES)
 async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
     """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
-    data = await to_thread.run_sync(map_images.blob, fray, seat.campaign_id, asset_id)
-    if data is None:
-        raise HTTPException(404, "There is no such image in this campaign.")
+    data = await assets.blob(fray, seat, asset_id)
     return _image(request, data, asset_id, IMMUTABLE)
 
 
@@ -90,13 +74,7 @@ async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, req
 async def delete_asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep) -> Response:
     """Delete an image no scene uses (409 names the scenes that do). It cannot be undone: its bytes go
     when no other campaign holds them, and they no longer count towards this campaign's storage."""
-    _, state = await fray.db.run_read(reads.current, fray, seat)
-    listed = state.map.asset(asset_id) is not None
-    if not listed and not await to_thread.run_sync(map_images.holds, fray, seat.campaign_id, asset_id):
-        raise HTTPException(404, "There is no such image in this campaign.")
-    if listed:
-        await commands.run(fray, seat, {"type": "map.asset.remove", "asset": asset_id}, internal=True)
-    await to_thread.run_sync(map_images.release, fray, seat.campaign_id, asset_id)
+    await assets.remove(fray, seat, asset_id)
     return Response(status_code=204)
 
 
@@ -108,17 +86,7 @@ async def scene_image(
 ) -> Response:
     """A scene's image as the players see it: every part under fog blanked on the server. `v` is the key
     the view's `image_url` carries (of the image and its fog): only the current key is cached for good."""
-    _, state = await fray.db.run_read(reads.current, fray, seat)
-    scene = state.map.scene(scene_id)
-    # The players' image, as the map's sight blanks it (the GM asks it for a player's preview).
-    viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
-    blanked = Sight(state, viewer).blanked(scene) if scene is not None else None
-    if scene is None or blanked is None:
-        raise HTTPException(404, "There is no such scene to show.")
-    made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
-    if made is None:
-        raise HTTPException(404, "This scene has no image.")
-    etag, data, media_type = made
+    etag, data, media_type = await assets.scene_image(fray, seat, scene_id)
     cache = IMMUTABLE if v == etag else "private, no-cache"
     return _image(request, data, etag, cache, media_type)
 

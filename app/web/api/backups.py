@@ -1,22 +1,23 @@
-"""A campaign as one file: the GM's backup download, and importing one (here or on another server)."""
+"""`/api/campaigns/{id}/export` and `/api/campaigns/import`: a campaign as one file, the GM's backup
+download, and importing one (here or on another server)."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated
 
-from anyio import to_thread
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import File, Form, Request, UploadFile
 from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.services import campaigns, transfer
+from app.web.api.common import api_router
 from app.web.deps import FrayDep, GmDep, limit_new_campaign
-from app.web.schemas import SEATED, errors, operation_id
+from app.web.schemas import SEATED, errors
 
 EXPORT = {"content": {"application/gzip": {"schema": {"type": "string", "format": "binary"}}}}
 
-router = APIRouter(prefix="/api", tags=["backups"], generate_unique_id_function=operation_id)
+router = api_router("backups")
 
 
 @router.get(
@@ -27,7 +28,7 @@ router = APIRouter(prefix="/api", tags=["backups"], generate_unique_id_function=
 async def export_campaign(campaign_id: str, seat: GmDep, fray: FrayDep) -> Response:
     """The whole campaign as one file (gzip'd JSON: log, seats' hashed tokens, images): a backup, or a
     move to another server with `fray import` or the home page's Import a campaign."""
-    data = await to_thread.run_sync(transfer.export, fray, campaign_id)
+    data = await transfer.export_async(fray, campaign_id)
     stamp = datetime.now(UTC).strftime("%Y-%m-%d")
     headers = {"Content-Disposition": f'attachment; filename="{campaign_id}-{stamp}.fray.json.gz"'}
     return Response(data, media_type="application/gzip", headers=headers)
@@ -58,7 +59,7 @@ async def import_campaign(
     await limit_new_campaign(request, fray)
     campaigns.check_admin(fray, admin_password)
     raw = await file.read(fray.settings.max_upload_bytes + 1)
-    done = await to_thread.run_sync(transfer.import_campaign, fray, raw, keep_seats)
+    done = await transfer.import_campaign_async(fray, raw, keep_seats)
     return ImportedCampaign(
         id=done.campaign_id, gm_token=done.gm_token, same_id=done.same_id, events=done.events
     )
