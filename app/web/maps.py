@@ -18,7 +18,7 @@ from app.web.schemas import SEATED, UPLOAD_SEATED, Signal, operation_id
 IMAGE = {"content": {"image/webp": {"schema": {"type": "string", "format": "binary"}}}}
 IMAGE_REPLIES = {
     **SEATED,
-    200: {**IMAGE, "description": "The image (WebP, or the format it was uploaded in)."},
+    200: {**IMAGE, "description": "The image (WebP; JPEG or PNG past the pixels WebP's memory allows)."},
     304: {"description": "Not modified: the copy named by If-None-Match is still current."},
 }
 
@@ -48,7 +48,8 @@ def _image(
 async def upload_asset(
     campaign_id: str, seat: GmDep, fray: FrayDep, file: Annotated[UploadFile, File()]
 ) -> UploadedAsset:
-    """Upload a map image (PNG, JPEG or WebP; multipart field `file`). It is checked and kept as WebP,
+    """Upload a map image (PNG, JPEG or WebP; multipart field `file`). It is checked and kept as WebP
+    (a very large one as JPEG, or PNG if it is see-through: docs/performance.md),
     within the campaign's storage (413 with what it uses) and a few uploads a minute per seat (429)."""
     settings = fray.settings
     await limit_seat(fray, "uploads", seat.seat_id)
@@ -77,10 +78,11 @@ async def upload_asset(
 @router.get("/campaigns/{campaign_id}/assets/{asset_id}", response_class=Response, responses=IMAGE_REPLIES)
 async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
     """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
-    data = await to_thread.run_sync(map_images.blob, fray, seat.campaign_id, asset_id)
-    if data is None:
+    stored = await to_thread.run_sync(map_images.blob, fray, seat.campaign_id, asset_id)
+    if stored is None:
         raise HTTPException(404, "There is no such image in this campaign.")
-    return _image(request, data, asset_id, IMMUTABLE)
+    data, media_type = stored
+    return _image(request, data, asset_id, IMMUTABLE, media_type)
 
 
 @router.delete(
