@@ -39,10 +39,12 @@ FOG_COLOUR = (24, 26, 31)
 WEBP_QUALITY = 82
 JPEG_QUALITY = 85
 MASKED_MIME = "image/jpeg"
-# WebP is decoded and encoded whole: through libvips about 7 bytes a pixel to encode (14 when the alpha
-# channel hides something) and 8 to decode for the players' image. Past this an image is kept as JPEG, or
-# PNG when it has see-through parts, which libvips reads and writes a strip at a time (docs/performance.md).
+# WebP is decoded and encoded whole: through libvips about 7 bytes a pixel to encode (15 when the alpha
+# channel hides something: libwebp compresses it losslessly, in several whole-size buffers) and 8 to
+# decode for the players' image. Past these an image is kept as JPEG, or PNG when it has see-through
+# parts, which libvips reads and writes a strip at a time (docs/performance.md).
 WEBP_PIXELS = 10_000_000
+WEBP_ALPHA_PIXELS = 6_000_000
 CACHE_SIZE = 24
 DECODED_KEPT = 2  # a 4096-pixel map is 48 MB decoded: keep the scenes in play, not the library
 DECODED_BYTES = 64 * 1024 * 1024  # and never more than this decoded (a bigger image is decoded per mask)
@@ -158,7 +160,7 @@ def _encoded(image: pyvips.Image, again: Callable[[], pyvips.Image]) -> tuple[by
     `again` decodes the file anew (a sequential image is read once)."""
     image = _flat(image)
     pixels = image.width * image.height
-    if image.hasalpha() and pixels > WEBP_PIXELS:
+    if image.hasalpha() and pixels > WEBP_ALPHA_PIXELS:
         if _flat(again())[image.bands - 1].min() < 255:
             return image.pngsave_buffer(compression=6, keep="none"), "image/png"
         image = image[: image.bands - 1]  # an alpha channel that hides nothing (most exported PNGs)
