@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     max_upload_bytes: int = Field(default=20 * 1024 * 1024, ge=64 * 1024)
     max_image_side: int = Field(default=8192, ge=256, le=30000)
     # Pixels in all, checked from the header before decoding: memory goes with pixels, not sides or bytes.
-    max_image_pixels: int = Field(default=16_000_000, ge=65_536, le=200_000_000)
+    max_image_pixels: int = Field(default=40_000_000, ge=65_536, le=200_000_000)
     # What one campaign's images may take in the database, in bytes (an image shared by two counts twice).
     campaign_storage_bytes: int = Field(default=200 * 1024 * 1024, ge=1024 * 1024)
     # Rate limits (app/services/rate_limits.py) times this: more for a convention hall behind one address,

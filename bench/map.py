@@ -50,7 +50,7 @@ def fog_change(webp: bytes, runs: int) -> dict:
         FogOp(op="reveal", polygon=((1300, 200), (2400, 300), (2100, 1400), (1250, 1100))),
         FogOp(op="reveal", rect=(2600, 2600, 900, 700)),
     )
-    image = map_images.decode(webp)  # kept decoded while the scene is in play
+    image = map_images.decode(webp).copy_memory()  # kept decoded while the scene is in play
     times = []
     for _ in range(runs):
         began = time.perf_counter()

@@ -1,10 +1,12 @@
-"""Map helpers for tests: real images made with Pillow, uploaded through the API."""
+"""Map helpers for tests: real images made with Pillow (big ones with libvips), uploaded through the API."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
+import pyvips
 from PIL import Image, ImageDraw
 
 from tests.helpers import Seat, Table
@@ -25,6 +27,21 @@ def png(image: Image.Image, fmt: str = "PNG") -> bytes:
     out = io.BytesIO()
     image.save(out, fmt)
     return out.getvalue()
+
+
+def texture_png(path: Path, width: int, height: int, mode: str = "RGB") -> Path:
+    """A map as GMs draw them, not one colour: grass and earth (smooth noise), a 128-pixel grid, and for
+    RGBA see-through margins. Written by libvips a strip at a time: big ones cost the test little."""
+    tile = pyvips.Image.perlin(1024, 1024, cell_size=128, uchar=True)
+    tile = (tile * [0.5, 0.7, 0.3] + [40, 30, 20]).cast("uchar")
+    xy = pyvips.Image.xyz(1024, 1024)
+    tile = (((xy[0] % 128) < 2) | ((xy[1] % 128) < 2)).ifthenelse([20, 20, 20], tile)
+    image = tile.replicate(width // 1024 + 1, height // 1024 + 1).crop(0, 0, width, height)
+    if mode == "RGBA":
+        alpha = pyvips.Image.black(width, height).draw_rect(255, 64, 64, width - 128, height - 128, fill=True)
+        image = image.bandjoin(alpha.cast("uchar"))
+    image.copy(interpretation="srgb").pngsave(str(path), compression=6)
+    return path
 
 
 def upload(table: Table, data: bytes, name: str = "dungeon.png", seat: Seat | None = None) -> Any:

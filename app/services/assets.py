@@ -37,12 +37,12 @@ async def upload(fray: Fray, seat: SeatAuth, raw: bytes, filename: str | None) -
     return prepared
 
 
-async def blob(fray: Fray, seat: SeatAuth, asset_id: str) -> bytes:
-    """The image's bytes, if this seat's campaign holds it (uploaded or imported it)."""
-    data = await to_thread.run_sync(map_images.blob, fray, seat.campaign_id, asset_id)
-    if data is None:
+async def blob(fray: Fray, seat: SeatAuth, asset_id: str) -> tuple[bytes, str]:
+    """The image's bytes and media type, if this seat's campaign holds it (uploaded or imported it)."""
+    stored = await to_thread.run_sync(map_images.blob, fray, seat.campaign_id, asset_id)
+    if stored is None:
         raise reads.NotFound("There is no such image in this campaign.")
-    return data
+    return stored
 
 
 async def remove(fray: Fray, seat: SeatAuth, asset_id: str) -> None:

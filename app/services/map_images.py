@@ -6,20 +6,24 @@ the image and the fog's strokes, so every player of every table with the same fo
 A campaign reads only the blobs it holds (`campaign_asset`: it uploaded or imported their bytes); an id
 named in its log is not enough. Decoding and encoding take one of a few slots per process (`image_work`),
 so several big uploads at once queue instead of stacking their memory (docs/performance.md).
+
+libvips (pyvips) decodes and encodes: it reads a file a strip at a time as the encoder pulls, so an
+image's memory is what its encoder must hold, not decoded copies. Pillow draws the fog's shapes.
 """
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
-import io
 import threading
-import warnings
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from PIL import Image, ImageDraw, UnidentifiedImageError
+import pyvips
+from PIL import Image as PILImage
+from PIL import ImageDraw
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from sqlmodel import col
@@ -30,19 +34,27 @@ from app.rules.map.state import FogOp, Scene
 from app.services.context import Fray
 from app.store.models import AssetBlob, CampaignAsset
 
-FORMATS = {"PNG", "JPEG", "WEBP"}
 MIME = "image/webp"
 FOG_COLOUR = (24, 26, 31)
 WEBP_QUALITY = 82
 JPEG_QUALITY = 85
 MASKED_MIME = "image/jpeg"
+# WebP is decoded and encoded whole: through libvips about 7 bytes a pixel to encode (15 when the alpha
+# channel hides something: libwebp compresses it losslessly, in several whole-size buffers) and 8 to
+# decode for the players' image. Past these an image is kept as JPEG, or PNG when it has see-through
+# parts, which libvips reads and writes a strip at a time (docs/performance.md).
+WEBP_PIXELS = 10_000_000
+WEBP_ALPHA_PIXELS = 6_000_000
 CACHE_SIZE = 24
-DECODED_KEPT = 2  # a 4096-pixel map is 64 MB decoded: keep the scenes in play, not the library
-DECODED_BYTES = 96 * 1024 * 1024  # and never more than this decoded (a bigger image is decoded per mask)
-DECODES_AT_ONCE = 1  # per process: one big image is ~250 MB while it is decoded and encoded
+DECODED_KEPT = 2  # a 4096-pixel map is 48 MB decoded: keep the scenes in play, not the library
+DECODED_BYTES = 64 * 1024 * 1024  # and never more than this decoded (a bigger image is decoded per mask)
+DECODES_AT_ONCE = 1  # per process: one big image is ~150 MB while it is decoded and encoded
 WAIT_FOR_DECODE = 10.0  # seconds a request waits for a slot before it is told to come back
 BUSY_RETRY_AFTER = 5
 IMAGE_WORK = threading.BoundedSemaphore(DECODES_AT_ONCE)
+
+pyvips.cache_set_max(0)  # libvips' cache of operations would keep the pixels of images long done with
+pyvips.concurrency_set(1)  # an image job takes one core; the loop and other requests have the rest
 
 
 class TooLarge(RuleError):
@@ -55,6 +67,7 @@ class Prepared:
     data: bytes
     width: int
     height: int
+    mime: str = MIME
 
 
 class ImagesBusy(RuleError):
@@ -74,43 +87,66 @@ def image_work() -> Iterator[None]:
     try:
         yield
     finally:
+        _trim()
         IMAGE_WORK.release()
 
 
+try:  # glibc's, where there is one (musl and macOS have none: nothing to give back there)
+    _MALLOC_TRIM = getattr(ctypes.CDLL("libc.so.6"), "malloc_trim", None)
+except OSError:
+    _MALLOC_TRIM = None
+
+
+def _trim() -> None:
+    """A big image's freed memory goes back to the system, rather than stay the process's until a later
+    allocation happens to reuse it (the next image job would start from there)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
+
+
 def prepare(raw: bytes, max_bytes: int, max_side: int, max_pixels: int) -> Prepared:
-    """A checked upload, re-encoded as WebP; InputError/TooLarge with a sentence when it is not fit."""
+    """A checked upload, re-encoded (`_encoded` says as what); InputError/TooLarge with a sentence when it
+    is not fit."""
     if len(raw) > max_bytes:
         raise TooLarge(f"That image is too large: at most {max_bytes / 1024 / 1024:g} MB.")
     if not raw:
         raise InputError("That file is empty: choose a PNG, JPEG or WebP image.")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
-        try:
-            image: Image.Image = Image.open(io.BytesIO(raw))
-            if image.format not in FORMATS:
-                raise InputError("That file is not a PNG, JPEG or WebP image.")
-            width, height = image.size
-            # Checked from the header, before a single pixel is decoded: a bomb never unpacks.
-            if width > max_side or height > max_side:
-                raise InputError(
-                    f"That image is {width} by {height} pixels: at most {max_side} pixels a side, please."
-                )
-            if width * height > max_pixels:
-                raise InputError(
-                    f"That image is {width * height / 1_000_000:.1f} megapixels: at most "
-                    f"{max_pixels / 1_000_000:g} megapixels, please (say {_example_sides(max_pixels)})."
-                )
-            with image_work():
-                data = _reencoded(image)
-        except InputError:
-            raise
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            raise InputError("That image unpacks to far too many pixels to be a map.") from None
-        except UnidentifiedImageError:
-            raise InputError("That file is not a PNG, JPEG or WebP image.") from None
-        except (OSError, SyntaxError, ValueError):
-            raise InputError("That image is damaged or cut short: save it again and retry.") from None
-    return Prepared(id=hashlib.sha256(data).hexdigest(), data=data, width=width, height=height)
+    loader = _loader(raw)
+    if loader is None:
+        raise InputError("That file is not a PNG, JPEG or WebP image.")
+    try:
+        # Only the header is read here: the pixels are decoded as the encoder asks for them.
+        image = loader(raw)
+        width, height = image.width, image.height
+        # Checked from the header, before a single pixel is decoded: a bomb never unpacks.
+        if width > max_side or height > max_side:
+            raise InputError(
+                f"That image is {width} by {height} pixels: at most {max_side} pixels a side, please."
+            )
+        if width * height > max_pixels:
+            raise InputError(
+                f"That image is {width * height / 1_000_000:.1f} megapixels: at most "
+                f"{max_pixels / 1_000_000:g} megapixels, please (say {_example_sides(max_pixels)})."
+            )
+        with image_work():
+            data, mime = _encoded(image, lambda: loader(raw))
+    except pyvips.Error:
+        raise InputError("That image is damaged or cut short: save it again and retry.") from None
+    return Prepared(id=hashlib.sha256(data).hexdigest(), data=data, width=width, height=height, mime=mime)
+
+
+def _loader(raw: bytes) -> Callable[[bytes], pyvips.Image] | None:
+    """The decoder for the file's kind, told by its first bytes: only these three ever see an upload."""
+    if raw.startswith(b"\x89PNG\r\n\x1a\n"):
+        name = "pngload_buffer"
+    elif raw.startswith(b"\xff\xd8\xff"):
+        name = "jpegload_buffer"
+    elif raw[:4] == b"RIFF" and raw[8:12] == b"WEBP":
+        name = "webpload_buffer"
+    else:
+        return None
+    # Sequential: decoded a strip at a time as the encoder pulls; a file cut short is an error, not black.
+    return lambda data: pyvips.Operation.call(name, data, access="sequential", fail_on="truncated")
 
 
 def _example_sides(pixels: int) -> str:
@@ -118,18 +154,26 @@ def _example_sides(pixels: int) -> str:
     return f"{side * 4 // 3} by {side}"
 
 
-def _reencoded(image: Image.Image) -> bytes:
-    image.load()
-    wanted = "RGBA" if _has_alpha(image) else "RGB"
-    if image.mode != wanted:  # convert() copies every pixel, even to the mode it has
-        image = image.convert(wanted)
-    out = io.BytesIO()
-    image.save(out, "WEBP", quality=WEBP_QUALITY, method=4)
-    return out.getvalue()
+def _encoded(image: pyvips.Image, again: Callable[[], pyvips.Image]) -> tuple[bytes, str]:
+    """WebP while libwebp's whole-picture buffers fit the memory budget; past it, formats that libvips
+    writes a strip at a time: JPEG for an opaque image, PNG for one that has see-through parts.
+    `again` decodes the file anew (a sequential image is read once)."""
+    image = _flat(image)
+    pixels = image.width * image.height
+    if image.hasalpha() and pixels > WEBP_ALPHA_PIXELS:
+        if _flat(again())[image.bands - 1].min() < 255:
+            return image.pngsave_buffer(compression=6, keep="none"), "image/png"
+        image = image[: image.bands - 1]  # an alpha channel that hides nothing (most exported PNGs)
+    if pixels > WEBP_PIXELS:
+        return image.jpegsave_buffer(Q=JPEG_QUALITY, keep="none"), "image/jpeg"
+    return image.webpsave_buffer(Q=WEBP_QUALITY, effort=4, keep="none"), MIME
 
 
-def _has_alpha(image: Image.Image) -> bool:
-    return image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info)
+def _flat(image: pyvips.Image) -> pyvips.Image:
+    """Eight-bit sRGB (grey, 16-bit and CMYK files converted), with alpha when the file has it."""
+    if image.interpretation != "srgb" or image.format != "uchar":
+        image = image.colourspace("srgb")
+    return image if image.format == "uchar" else image.cast("uchar")
 
 
 def store(fray: Fray, prepared: Prepared, campaign_id: str, quota: int) -> None:
@@ -148,7 +192,7 @@ def keep(session: Session, campaign_id: str, prepared: Prepared) -> None:
         session.add(
             AssetBlob(
                 id=prepared.id,
-                mime=MIME,
+                mime=prepared.mime,
                 width=prepared.width,
                 height=prepared.height,
                 size=len(prepared.data),
@@ -183,13 +227,14 @@ def _mb(size: int) -> str:
     return f"{size / 1024 / 1024:.1f} MB"
 
 
-def blob(fray: Fray, campaign_id: str, asset_id: str) -> bytes | None:
-    """The image's bytes, if this campaign holds it (uploaded or imported it): None otherwise."""
+def blob(fray: Fray, campaign_id: str, asset_id: str) -> tuple[bytes, str] | None:
+    """The image's bytes and media type, if this campaign holds it (uploaded or imported it): None
+    otherwise."""
     with fray.db.read() as session:
         if session.get(CampaignAsset, (campaign_id, asset_id)) is None:
             return None
         row = session.get(AssetBlob, asset_id)
-        return bytes(row.data) if row else None
+        return (bytes(row.data), row.mime) if row else None
 
 
 def release(fray: Fray, campaign_id: str, asset_id: str) -> None:
@@ -206,16 +251,21 @@ def release(fray: Fray, campaign_id: str, asset_id: str) -> None:
                 session.delete(row)
 
 
-def decode(data: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(data))
-    image.load()
-    # What the players get is flat: covered parts are fog, not holes. Converted only when it must be.
-    return image if image.mode == "RGB" else image.convert("RGB")
+def decode(data: bytes) -> pyvips.Image:
+    """The stored image, flat: what the players get has no holes (an alpha channel is dropped, as the
+    players' image always did). Decoded as it is read, once; `copy_memory()` keeps it for more."""
+    image = pyvips.Image.new_from_buffer(data, "", access="sequential")
+    return image[:3] if image.bands > 3 else image
 
 
-def mask(image: Image.Image, fog: tuple[FogOp, ...]) -> bytes:
-    """The image with every covered part blanked: what the players are sent (JPEG: fast to encode)."""
-    covered = Image.new("L", image.size, 0)
+def mask(image: pyvips.Image, fog: tuple[FogOp, ...]) -> bytes:
+    """The image with every covered part blanked: what the players are sent (JPEG: written a strip at a
+    time). The covered area is drawn by Pillow, as it always was; libvips sets it to the fog colour."""
+    size = (image.width, image.height)
+    # One byte a pixel, shared: Pillow draws into the buffer libvips then reads (no copy between them).
+    shared = bytearray(size[0] * size[1])
+    covered = PILImage.frombuffer("L", size, shared, "raw", "L", 0, 1)
+    covered.readonly = False  # a bytearray is writable: draw in it rather than on a private copy
     draw = ImageDraw.Draw(covered)
     for op in fog:
         fill = 255 if op.op == "cover" else 0
@@ -225,12 +275,11 @@ def mask(image: Image.Image, fog: tuple[FogOp, ...]) -> bytes:
         elif op.polygon is not None:
             draw.polygon([tuple(p) for p in op.polygon], fill=fill)
         else:
-            covered.paste(fill, (0, 0, *image.size))
-    blanked = image.copy()
-    blanked.paste(FOG_COLOUR, (0, 0, *image.size), covered)
-    out = io.BytesIO()
-    blanked.save(out, "JPEG", quality=JPEG_QUALITY)
-    return out.getvalue()
+            covered.paste(fill, (0, 0, *size))
+    del draw, covered
+    cover = pyvips.Image.new_from_memory(shared, *size, 1, "uchar")
+    blanked = cover.ifthenelse(list(FOG_COLOUR), image)
+    return bytes(blanked.jpegsave_buffer(Q=JPEG_QUALITY, keep="none"))
 
 
 class MaskCache:
@@ -245,7 +294,7 @@ class MaskCache:
     ):
         self.size, self.decoded_kept, self.decoded_bytes = size, decoded, decoded_bytes
         self._items: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-        self._decoded: OrderedDict[str, Image.Image] = OrderedDict()
+        self._decoded: OrderedDict[str, pyvips.Image] = OrderedDict()
         self._lock = threading.Lock()
         self._making: dict[tuple[str, str], threading.Lock] = {}
 
@@ -259,8 +308,8 @@ class MaskCache:
             return None
         etag = image_key(scene.asset, blanked)
         if not any(op.op == "cover" for op in blanked):
-            data = blob(fray, campaign_id, scene.asset)
-            return (etag, data, MIME) if data is not None else None
+            stored = blob(fray, campaign_id, scene.asset)
+            return (etag, *stored) if stored is not None else None
         if not holds(fray, campaign_id, scene.asset):  # the cache is shared by campaigns: ask each time
             return None
         key = (scene.asset, etag)
@@ -286,16 +335,19 @@ class MaskCache:
                     self._items.popitem(last=False)
         return etag, masked, MASKED_MIME
 
-    def _image(self, fray: Fray, campaign_id: str, asset_id: str) -> Image.Image | None:
+    def _image(self, fray: Fray, campaign_id: str, asset_id: str) -> pyvips.Image | None:
         with self._lock:
             if asset_id in self._decoded:
                 self._decoded.move_to_end(asset_id)
                 return self._decoded[asset_id]
-        data = blob(fray, campaign_id, asset_id)
-        if data is None:
+        stored = blob(fray, campaign_id, asset_id)
+        if stored is None:
             return None
-        image = decode(data)
-        del data
+        image = decode(stored[0])
+        del stored
+        if _decoded_size(image) > self.decoded_bytes:
+            return image  # decoded for this mask alone, a strip at a time where its format allows
+        image = image.copy_memory()
         with self._lock:
             self._decoded[asset_id] = image
             while len(self._decoded) > self.decoded_kept or (
@@ -306,8 +358,8 @@ class MaskCache:
         return image
 
 
-def _decoded_size(image: Image.Image) -> int:
-    return image.width * image.height * 4  # Pillow keeps RGB in four bytes a pixel
+def _decoded_size(image: pyvips.Image) -> int:
+    return int(image.width * image.height * image.bands)
 
 
 def holds(fray: Fray, campaign_id: str, asset_id: str) -> bool:

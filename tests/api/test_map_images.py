@@ -11,6 +11,7 @@ import json
 import subprocess
 import sys
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,7 @@ from app.rules.map.state import FogOp, Scene
 from app.services import map_images
 from app.store.models import AssetBlob, CampaignAsset
 from tests.helpers import Seat, Table
-from tests.mapping import dungeon_png, png, scene_with_image, upload
+from tests.mapping import dungeon_png, png, scene_with_image, texture_png, upload
 
 HX = {"HX-Request": "true", "Origin": "http://testserver"}
 
@@ -182,9 +183,10 @@ def test_a_busy_server_says_so_with_retry_after(client, table: Table, monkeypatc
 
 
 # An upload through the whole app, in a process of its own: its peak resident memory is what a server's
-# process reaches for the largest image the settings allow.
+# process reaches for the largest image the settings allow. With "mask", a player then asks for the
+# scene's image under fog, made from the stored image: the peak covers both, as a server's would.
 MEASURE = """
-import sys
+import sys, uuid
 from fastapi.testclient import TestClient
 from app.main import create_app
 from app.settings import Settings
@@ -193,33 +195,100 @@ url = "sqlite:///" + sys.argv[2]
 upgrade(url)
 with TestClient(create_app(Settings(database_url=url))) as http:
     made = http.post("/api/campaigns", json={"name": "Big", "system": "generic"}).json()
-    auth = {"Authorization": "Bearer " + made["gm_token"]}
+    cid, auth = made["id"], {"Authorization": "Bearer " + made["gm_token"]}
     with open(sys.argv[1], "rb") as f:
-        r = http.post(f"/api/campaigns/{made['id']}/assets", files={"file": ("big.png", f)}, headers=auth)
+        r = http.post(f"/api/campaigns/{cid}/assets", files={"file": ("big.png", f)}, headers=auth)
     assert r.status_code == 201, r.text
+    if sys.argv[3] == "mask":
+        def ok(type, **fields):
+            payload = {"type": type, "command_id": uuid.uuid4().hex, **fields}
+            done = http.post(f"/api/campaigns/{cid}/commands", json=payload, headers=auth)
+            assert done.status_code == 200, done.text
+            return done.json()
+        grid = {"type": "square", "size": 100}
+        scene = ok("map.scene.create", name="Big", asset=r.json()["id"], grid=grid, show=True)
+        scene = scene["view"]["map"]["scene"]
+        ok("map.fog.cover", scene=scene)
+        ok("map.fog.reveal", scene=scene, rect=[100, 100, 1200, 900])
+        ok("map.fog.reveal", scene=scene, polygon=[[1300, 200], [2400, 300], [2100, 1400], [1250, 1100]])
+        invite = made["invite_url"].rsplit("/", 1)[1]
+        ann = http.post(f"/api/campaigns/{cid}/join", json={"invite": invite, "name": "Ann"}).json()
+        ann = {"Authorization": "Bearer " + ann["token"]}
+        got = http.get(http.get(f"/api/campaigns/{cid}", headers=ann).json()["map"]["image_url"], headers=ann)
+        assert got.status_code == 200 and got.headers["content-type"] == "image/jpeg", got.text
 # VmHWM is this process's own peak: ru_maxrss would carry over the forking test process's (Linux keeps
 # the larger across exec), which after a long test run is a gigabyte of pytest, not of the upload.
 print(next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:")) // 1024)
 """
 
 
-@pytest.mark.parametrize("mode", ["RGBA", "RGB"])
-def test_the_largest_image_allowed_is_uploaded_within_300_mb(tmp_path: Path, mode: str):
-    from app.settings import Settings
+@pytest.fixture(scope="module")
+def textures(tmp_path_factory) -> Callable[[str, int], Path]:
+    """Map textures of the pixels asked for, 8192 wide (as wide as allowed), made once per module."""
+    made: dict[tuple[str, int], Path] = {}
 
-    pixels, width = Settings().max_image_pixels, Settings().max_image_side
-    path = tmp_path / "big.png"
-    Image.new(mode, (width, pixels // width), (10, 120, 40, 255)[: len(mode)]).save(path)
+    def texture(mode: str, pixels: int) -> Path:
+        if (mode, pixels) not in made:
+            width = min(8192, int(pixels**0.5 * 4 / 3))
+            path = tmp_path_factory.mktemp("textures") / f"{mode}-{pixels}.png"
+            made[mode, pixels] = texture_png(path, width, pixels // width, mode)
+        return made[mode, pixels]
+
+    return texture
+
+
+def _peak_mb(path: Path, db: Path, what: str) -> int:
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
-        [sys.executable, "-c", MEASURE, str(path), str(tmp_path / "fray.db")],
-        cwd=root,
-        capture_output=True,
-        text=True,
+        [sys.executable, "-c", MEASURE, str(path), str(db), what], cwd=root, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    peak_mb = int(done.stdout.strip().splitlines()[-1])
-    assert peak_mb < 300, f"an upload of {pixels / 1e6:g} megapixels peaked at {peak_mb} MB"
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+# The budget's two ends: the most pixels allowed (kept as JPEG, or PNG when see-through) and the most
+# kept as WebP, which libwebp encodes and decodes whole.
+SIZES = [("RGB", "budget"), ("RGBA", "budget"), ("RGB", "webp"), ("RGBA", "webp")]
+
+
+def _pixels(which: str, mode: str) -> int:
+    from app.settings import Settings
+
+    if which == "budget":
+        return Settings().max_image_pixels
+    return map_images.WEBP_PIXELS if mode == "RGB" else map_images.WEBP_ALPHA_PIXELS
+
+
+@pytest.mark.parametrize(("mode", "which"), SIZES)
+def test_the_largest_image_allowed_is_uploaded_within_300_mb(tmp_path: Path, textures, mode: str, which: str):
+    pixels = _pixels(which, mode)
+    peak_mb = _peak_mb(textures(mode, pixels), tmp_path / "fray.db", "upload")
+    assert peak_mb < 300, f"an upload of {pixels / 1e6:g} megapixels {mode} peaked at {peak_mb} MB"
+
+
+@pytest.mark.parametrize(("mode", "which"), SIZES[:3])
+def test_the_players_image_of_the_largest_scene_is_made_within_300_mb(
+    tmp_path: Path, textures, mode: str, which: str
+):
+    pixels = _pixels(which, mode)
+    peak_mb = _peak_mb(textures(mode, pixels), tmp_path / "fray.db", "mask")
+    assert peak_mb < 300, f"a masked image of {pixels / 1e6:g} megapixels {mode} peaked at {peak_mb} MB"
+
+
+def test_big_images_are_kept_in_formats_written_a_strip_at_a_time(textures):
+    budget = _pixels("budget", "RGB")
+    opaque, clear = textures("RGB", budget).read_bytes(), textures("RGBA", budget).read_bytes()
+    assert map_images.prepare(opaque, 64 << 20, 8192, budget).mime == "image/jpeg"
+    assert map_images.prepare(clear, 64 << 20, 8192, budget).mime == "image/png"
+    small = png(Image.new("RGBA", (300, 200), (10, 120, 40, 255)))
+    assert map_images.prepare(small, 64 << 20, 8192, budget).mime == "image/webp"
+
+
+def test_a_big_image_with_an_alpha_channel_that_hides_nothing_is_kept_as_jpeg():
+    side = int(map_images.WEBP_PIXELS**0.5) + 8
+    raw = png(Image.new("RGBA", (side, side), (10, 120, 40, 255)))
+    prepared = map_images.prepare(raw, 64 << 20, 8192, side * side)
+    assert prepared.mime == "image/jpeg" and Image.open(io.BytesIO(prepared.data)).mode == "RGB"
 
 
 # --- 7: a quota, an upload rate, and deleting an image ----------------------------------------------

@@ -21,7 +21,7 @@ from app.web.schemas import SEATED, UPLOAD_SEATED, Signal
 IMAGE = {"content": {"image/webp": {"schema": {"type": "string", "format": "binary"}}}}
 IMAGE_REPLIES = {
     **SEATED,
-    200: {**IMAGE, "description": "The image (WebP, or the format it was uploaded in)."},
+    200: {**IMAGE, "description": "The image (WebP; JPEG or PNG past the pixels WebP's memory allows)."},
     304: {"description": "Not modified: the copy named by If-None-Match is still current."},
 }
 
@@ -51,7 +51,8 @@ def _image(
 async def upload_asset(
     campaign_id: str, seat: GmDep, fray: FrayDep, file: Annotated[UploadFile, File()]
 ) -> UploadedAsset:
-    """Upload a map image (PNG, JPEG or WebP; multipart field `file`). It is checked and kept as WebP,
+    """Upload a map image (PNG, JPEG or WebP; multipart field `file`). It is checked and kept as WebP
+    (a very large one as JPEG, or PNG if it is see-through: docs/performance.md),
     within the campaign's storage (413 with what it uses) and a few uploads a minute per seat (429)."""
     await limit_seat(fray, "uploads", seat.seat_id)
     prepared = await assets.upload(
@@ -64,8 +65,8 @@ async def upload_asset(
 @router.get("/campaigns/{campaign_id}/assets/{asset_id}", response_class=Response, responses=IMAGE_REPLIES)
 async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
     """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
-    data = await assets.blob(fray, seat, asset_id)
-    return _image(request, data, asset_id, IMMUTABLE)
+    data, media_type = await assets.blob(fray, seat, asset_id)
+    return _image(request, data, asset_id, IMMUTABLE, media_type)
 
 
 @router.delete(
