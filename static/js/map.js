@@ -43,6 +43,24 @@
   const command = (cid, payload) =>
     post(`/api/campaigns/${cid}/commands`, { command_id: newId(), ...payload });
   const signal = (cid, payload) => post(`/api/campaigns/${cid}/signals`, payload);
+  // Signals at most every `ms`, one at a time and in order, the newest winning: whatever is dropped, the
+  // last one given (where a drag stopped) always goes out.
+  function latest(cid, ms) {
+    let next = null, busy = false, timer = null, last = 0;
+    const flush = async () => {
+      timer = null;
+      if (busy || !next) return;
+      const body = next;
+      next = null;
+      busy = true;
+      last = Date.now();
+      await signal(cid, body);
+      busy = false;
+      if (next) later();
+    };
+    const later = () => { timer ??= setTimeout(flush, Math.max(0, ms - (Date.now() - last))); };
+    return (body) => { next = body; if (!busy) later(); };
+  }
 
   // --- geometry -------------------------------------------------------------------------------
   function hexCell(g, x, y) {
@@ -169,14 +187,11 @@
       };
     }
     if (tool === "ruler") {
-      let sent = 0;
+      const share = $("#map-share-ruler")?.checked && isGm(frame) ? latest(cid, 200) : null;
       return {
         move(p) {
           drawRuler(frame, at, p);
-          if ($("#map-share-ruler")?.checked && isGm(frame) && Date.now() - sent > 200) {
-            sent = Date.now();
-            signal(cid, { "map.ruler": { from: at, to: p } });
-          }
+          if (share) share({ "map.ruler": { from: at, to: p } });
         },
         end() { setTimeout(() => window.FrayFrame.overlay(frame).querySelector(".ruler")?.remove(), 2500); },
       };
