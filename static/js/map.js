@@ -426,7 +426,9 @@
     e.preventDefault();
     if (form.dataset.mapForm === "map.scene.update" && unchanged(form)) return flash("The grid is already like that.", "ok");
     const frame = frameNow();
-    command(frame ? campaignOf(frame) : gmCampaign(), formPayload(form));
+    command(frame ? campaignOf(frame) : gmCampaign(), formPayload(form)).then((reply) => {
+      if (reply && form.dataset.mapForm === "map.scene.create") form.reset(); // the next scene starts blank
+    });
   });
   document.addEventListener("input", (e) => {
     if (e.target.closest && e.target.closest(".grid-form")) previewGrid(frameNow());
