@@ -428,6 +428,7 @@
     const frame = frameNow();
     command(frame ? campaignOf(frame) : gmCampaign(), formPayload(form)).then((reply) => {
       if (reply && form.dataset.mapForm === "map.scene.create") form.reset(); // the next scene starts blank
+      if (reply && tool === "grid") $('[data-tool="move"]')?.click(); // the grid is set: back to moving tokens
     });
   });
   document.addEventListener("input", (e) => {

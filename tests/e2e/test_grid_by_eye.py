@@ -65,6 +65,7 @@ def test_the_gm_boxes_one_cell_and_the_grid_follows(browser, live_server, live_h
 
     gm.get_by_role("button", name="Set grid").click()
     expect(gm.locator(".map-grid-form summary")).to_contain_text(f"{CELL}.0 px")
+    expect(gm.locator("[data-tool='move']")).to_have_attribute("aria-pressed", "true")  # set: back to moving
     grid = table.view(table.gm)["map"]["grid"]
     assert abs(grid["size"] - CELL) <= 1.5 and abs(grid["offset"][0] - OX) <= 1.5, grid
 

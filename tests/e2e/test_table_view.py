@@ -1,5 +1,5 @@
-"""The table looks and plays like a VTT (issue 30): a phone's fitted map has no black bands and tokens a
-thumb can hit; the TV view is the map, full screen, with the turn order and the turn banner over it."""
+"""A phone's fitted map (issue 30): a 3:2 scene on a 390 x 844 screen fills the width with no black bands
+above and below, and tokens are drawn no smaller than a thumb can hit."""
 
 from __future__ import annotations
 
