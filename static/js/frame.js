@@ -32,6 +32,7 @@
     const next = [cx - w / 2, cy - h / 2, w, h].map((v) => Math.round(v * 1000) / 1000);
     views.set(keyOf(frame), next);
     svgOf(frame).setAttribute("viewBox", next.join(" "));
+    unit(frame);
   }
   function zoom(frame, factor, at) {
     const [vx, vy, vw, vh] = view(frame);
@@ -41,7 +42,14 @@
   function fit(frame) {
     views.delete(keyOf(frame));
     svgOf(frame).setAttribute("viewBox", full(frame).join(" "));
+    unit(frame);
   }
+  // Board units per CSS pixel at the current zoom, as --unit: CSS keeps marks (tokens) thumb-sized with it.
+  function unit(frame) {
+    const svg = svgOf(frame), r = svg.getBoundingClientRect(), [, , w, h] = view(frame);
+    if (r.width && r.height) frame.style.setProperty("--unit", Math.max(w / r.width, h / r.height).toFixed(4));
+  }
+  const resized = new ResizeObserver((entries) => entries.forEach((e) => unit(e.target.closest(".mapframe"))));
 
   function el(name, attrs, parent) {
     const node = document.createElementNS(NS, name);
@@ -88,7 +96,8 @@
     const board = make(frame, svg) || {};
     const kept = views.get(keyOf(frame));
     const first = kept || (board.initial && board.initial());
-    if (first) setView(frame, first);
+    if (first) setView(frame, first); else unit(frame);
+    resized.observe(svg);
     const pointers = new Map();
     let gesture = null;
 

@@ -43,6 +43,24 @@
   const command = (cid, payload) =>
     post(`/api/campaigns/${cid}/commands`, { command_id: newId(), ...payload });
   const signal = (cid, payload) => post(`/api/campaigns/${cid}/signals`, payload);
+  // Signals at most every `ms`, one at a time and in order, the newest winning: whatever is dropped, the
+  // last one given (where a drag stopped) always goes out.
+  function latest(cid, ms) {
+    let next = null, busy = false, timer = null, last = 0;
+    const flush = async () => {
+      timer = null;
+      if (busy || !next) return;
+      const body = next;
+      next = null;
+      busy = true;
+      last = Date.now();
+      await signal(cid, body);
+      busy = false;
+      if (next) later();
+    };
+    const later = () => { timer ??= setTimeout(flush, Math.max(0, ms - (Date.now() - last))); };
+    return (body) => { next = body; if (!busy) later(); };
+  }
 
   // --- geometry -------------------------------------------------------------------------------
   function hexCell(g, x, y) {
@@ -117,6 +135,36 @@
   let polygon = [];
   const clearDrafts = (frame) => frame.querySelectorAll(".shape-draft").forEach((n) => n.remove());
 
+  // Lining up the grid by eye: a box over one cell (a drag, or two taps on opposite corners) gives the
+  // cell's size and the grid's offset; the form follows and the grid is previewed before "Set grid".
+  let corner = null;
+  const gridForm = () => $('.grid-form[data-map-form="map.scene.update"]');
+  function boxCell(frame, draft, a, b) {
+    const [x, y, w, h] = [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.abs(b[0] - a[0]), Math.abs(b[1] - a[1])];
+    if (draft) Object.entries({ x, y, width: w, height: h }).forEach(([k, v]) => draft.setAttribute(k, v));
+    const form = gridForm(), size = Math.round(((w + h) / 2) * 10) / 10;
+    if (!form || size < 5) return;
+    const set = (name, v) => { form.elements[name].value = v; };
+    if (form.elements["grid.type"].value === "none") set("grid.type", "square");
+    set("grid.size", size);
+    set("grid.offset.0", Math.round((((x % size) + size) % size) * 10) / 10);
+    set("grid.offset.1", Math.round((((y % size) + size) % size) * 10) / 10);
+    previewGrid(frame);
+  }
+  // The square grid's pattern redrawn from the form's numbers (a live push redraws it from the scene).
+  function previewGrid(frame) {
+    const form = gridForm(), pattern = frame && frame.querySelector("pattern[id^='grid-']");
+    if (!form || !pattern || form.elements["grid.type"].value !== "square") return;
+    const size = +form.elements["grid.size"].value;
+    if (!(size >= 5)) return;
+    Object.entries({ width: size, height: size, x: +form.elements["grid.offset.0"].value || 0, y: +form.elements["grid.offset.1"].value || 0 })
+      .forEach(([k, v]) => pattern.setAttribute(k, v));
+    pattern.querySelector("path").setAttribute("d", `M ${size} 0 L 0 0 0 ${size}`);
+  }
+  // A form whose fields all still hold what the page was drawn with would change nothing: not worth a refusal.
+  const unchanged = (form) => [...form.elements].every((f) => !f.name || (f.type === "checkbox" ? f.checked === f.defaultChecked
+    : f.tagName === "SELECT" ? [...f.options].every((o) => o.selected === o.defaultSelected) : f.value === f.defaultValue));
+
   function claim(frame, e, at) {
     const cid = campaignOf(frame), scene = frame.dataset.scene;
     const token = e.target.closest(".token");
@@ -139,14 +187,11 @@
       };
     }
     if (tool === "ruler") {
-      let sent = 0;
+      const share = $("#map-share-ruler")?.checked && isGm(frame) ? latest(cid, 200) : null;
       return {
         move(p) {
           drawRuler(frame, at, p);
-          if ($("#map-share-ruler")?.checked && isGm(frame) && Date.now() - sent > 200) {
-            sent = Date.now();
-            signal(cid, { "map.ruler": { from: at, to: p } });
-          }
+          if (share) share({ "map.ruler": { from: at, to: p } });
         },
         end() { setTimeout(() => window.FrayFrame.overlay(frame).querySelector(".ruler")?.remove(), 2500); },
       };
@@ -167,6 +212,14 @@
           }
         },
         cancel() { clearDrafts(frame); },
+      };
+    }
+    if (tool === "grid" && isGm(frame)) {
+      const draft = shapeOverlay(frame, "rect");
+      return {
+        move(p) { boxCell(frame, draft, at, p); },
+        end() { clearDrafts(frame); },
+        cancel() { clearDrafts(frame); previewGrid(frame); },
       };
     }
     if (tool === "draw" && isGm(frame)) {
@@ -191,6 +244,13 @@
     if (placing && isGm(frame)) {
       command(cid, { type: "map.token.place", scene, x: at[0], y: at[1], free: e.altKey, ...placing });
       placing = null;
+      return true;
+    }
+    if (tool === "grid" && isGm(frame)) {
+      if (!corner) { corner = at; shapeOverlay(frame, "rect"); return true; }
+      boxCell(frame, null, corner, at);
+      corner = null;
+      clearDrafts(frame);
       return true;
     }
     if (tool === "polygon" && isGm(frame)) {
@@ -253,6 +313,7 @@
       key(e) {
         if (e.key === "Escape") {
           polygon = [];
+          corner = null;
           clearDrafts(frame);
           select(frame, null);
           return;
@@ -321,6 +382,7 @@
     const toolButton = t.closest("[data-tool]");
     if (toolButton) {
       tool = toolButton.dataset.tool;
+      corner = null;
       document.querySelectorAll("[data-tool]").forEach((b) => b.setAttribute("aria-pressed", String(b === toolButton)));
       document.body.dataset.mapTool = tool;
       return;
@@ -362,8 +424,15 @@
     const form = e.target.closest("[data-map-form]");
     if (!form) return;
     e.preventDefault();
+    if (form.dataset.mapForm === "map.scene.update" && unchanged(form)) return flash("The grid is already like that.", "ok");
     const frame = frameNow();
-    command(frame ? campaignOf(frame) : gmCampaign(), formPayload(form));
+    command(frame ? campaignOf(frame) : gmCampaign(), formPayload(form)).then((reply) => {
+      if (reply && form.dataset.mapForm === "map.scene.create") form.reset(); // the next scene starts blank
+      if (reply && tool === "grid") $('[data-tool="move"]')?.click(); // the grid is set: back to moving tokens
+    });
+  });
+  document.addEventListener("input", (e) => {
+    if (e.target.closest && e.target.closest(".grid-form")) previewGrid(frameNow());
   });
 
   document.addEventListener("dragstart", (e) => {
