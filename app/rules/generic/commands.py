@@ -17,8 +17,10 @@ from app.rules.campaign.state import (
     find_in,
     new_id,
 )
+from app.rules.contract.commands import Command, CommandSpec, Ctx, command, command_table
+from app.rules.contract.envelope import NewEvent
+from app.rules.contract.viewer import Viewer, audience_of
 from app.rules.errors import Forbidden, RuleError, quoted
-from app.rules.system import Command, CommandRow, Ctx, NewEvent, Viewer, audience_of, command_table
 
 Label = Field(default="", max_length=60)
 Name = Field(min_length=1, max_length=40)
@@ -559,24 +561,24 @@ def clear_initiative(state: CampaignState, cmd: ClearInitiative, ctx: Ctx) -> li
     return [NewEvent(type="generic.initiative_cleared")]
 
 
-_TABLE: list[CommandRow] = [
-    (Roll, roll, "Roll dice", False, True),
-    (CreatePreset, create_preset, "Add a roll button", True, False),
-    (RemovePreset, remove_preset, "Remove a roll button", True, False),
-    (CreatePool, create_pool, "Create a pool", True, False),
-    (AdjustPool, adjust_pool, "Adjust a pool", False, False),
-    (SetPool, set_pool, "Set a pool", True, False),
-    (RemovePool, remove_pool, "Remove a pool", True, False),
-    (CreateTrack, create_track, "Create a track", True, False),
-    (AdjustTrack, adjust_track, "Adjust a track", False, False),
-    (SetTrack, set_track, "Set a track", False, False),
-    (RemoveTrack, remove_track, "Remove a track", True, False),
-    (SetInitiative, set_initiative, "Set the initiative order", True, False),
-    (AddInitiative, add_initiative, "Add to the initiative order", True, False),
-    (RemoveInitiative, remove_initiative, "Take out of the initiative order", True, False),
-    (RollInitiative, roll_initiative, "Roll initiative", True, True),
-    (NextTurn, next_turn, "Move to the next turn", False, False),
-    (ClearInitiative, clear_initiative, "Clear the initiative order", True, False),
+_TABLE: list[CommandSpec] = [
+    command(Roll, roll, "Roll dice", rolls=True),
+    command(CreatePreset, create_preset, "Add a roll button", gm_only=True),
+    command(RemovePreset, remove_preset, "Remove a roll button", gm_only=True),
+    command(CreatePool, create_pool, "Create a pool", gm_only=True),
+    command(AdjustPool, adjust_pool, "Adjust a pool"),
+    command(SetPool, set_pool, "Set a pool", gm_only=True),
+    command(RemovePool, remove_pool, "Remove a pool", gm_only=True),
+    command(CreateTrack, create_track, "Create a track", gm_only=True),
+    command(AdjustTrack, adjust_track, "Adjust a track"),
+    command(SetTrack, set_track, "Set a track"),
+    command(RemoveTrack, remove_track, "Remove a track", gm_only=True),
+    command(SetInitiative, set_initiative, "Set the initiative order", gm_only=True),
+    command(AddInitiative, add_initiative, "Add to the initiative order", gm_only=True),
+    command(RemoveInitiative, remove_initiative, "Take out of the initiative order", gm_only=True),
+    command(RollInitiative, roll_initiative, "Roll initiative", gm_only=True, rolls=True),
+    command(NextTurn, next_turn, "Move to the next turn"),
+    command(ClearInitiative, clear_initiative, "Clear the initiative order", gm_only=True),
 ]
 
 COMMANDS = command_table(_TABLE)
