@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
@@ -12,26 +13,16 @@ from app.rules.campaign import commands as campaign_commands
 from app.rules.campaign import reducers as campaign_reducers
 from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
+from app.rules.contract.commands import Command, CommandSpec, Ctx, parse_command
+from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
+from app.rules.contract.options import Option
+from app.rules.contract.part import Sight, SystemPart
+from app.rules.contract.validation import explain
+from app.rules.contract.viewer import Viewer, can_see, widest
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
 from app.rules.map import view as map_view
 from app.rules.map.part import PART as MAP
-from app.rules.system import (
-    Command,
-    CommandSpec,
-    Ctx,
-    Event,
-    EventView,
-    NewEvent,
-    Option,
-    Reducer,
-    SystemPart,
-    Viewer,
-    can_see,
-    explain,
-    parse_command,
-    widest,
-)
 
 # Identity and bookkeeping events that "undo the last action" steps over.
 NOT_UNDOABLE = frozenset(
@@ -127,6 +118,10 @@ def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[st
     return out
 
 
+def _map_view(sight: Sight) -> dict[str, Any]:
+    return map_view.view(sight.state, sight.state, sight.viewer, sight.scene)
+
+
 class Game:
     def __init__(self, system: SystemPart):
         self.system = system
@@ -136,9 +131,13 @@ class Game:
             commands=campaign_commands.specs(self._parse_setup, self._parse_settings),
             reducers=campaign_reducers.REDUCERS,
             describers=campaign_view.DESCRIBERS,
+            view=self._core_view,
+            view_key=None,
         )
+        # The map's view, given here until app/rules/map/part.py (another change's file) names it itself.
+        board = replace(MAP, view=_map_view, view_key="map")
         self.parts: tuple[SystemPart, ...] = (
-            (core, MAP, GENERIC) if system is GENERIC else (core, MAP, GENERIC, system)
+            (core, board, GENERIC) if system is GENERIC else (core, board, GENERIC, system)
         )
         self.commands: dict[str, CommandSpec] = {}
         self.reducers: dict[str, tuple[Reducer, ...]] = {}
@@ -159,6 +158,12 @@ class Game:
     @property
     def key(self) -> str:
         return self.system.key
+
+    def _core_view(self, sight: Sight) -> dict[str, Any]:
+        out = campaign_view.view(sight.state, sight.viewer)
+        out["campaign"]["system_title"] = self.system.title
+        out["campaign"]["owns_initiative"] = self.system.owns_initiative
+        return out
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -320,13 +325,15 @@ class Game:
         `scene` is the map scene a GM is looking at (players always see the one shown to them).
         """
         seen = self.as_seen_by(state, viewer)
-        out = campaign_view.view(seen, viewer)
-        out["map"] = map_view.view(seen, seen, viewer, scene)
-        out["campaign"]["system_title"] = self.system.title
-        out["campaign"]["owns_initiative"] = self.system.owns_initiative
-        out.update(GENERIC.view(seen, viewer) if GENERIC.view else {})
-        if self.system is not GENERIC and self.system.view:
-            out["system"] = self.system.view(state, viewer)
+        out: dict[str, Any] = {}
+        for part in self.parts:  # in layer order: the order of the view's keys is part of its contract
+            if part.view is None:
+                continue
+            shown = part.view(Sight(state if part is self.system else seen, viewer, scene))
+            if part.view_key is None:
+                out.update(shown)
+            else:
+                out[part.view_key] = shown
         out["options"] = [_dumped(o) for o in self.options(state, viewer)]
         if viewer.is_gm and self.system.settings_model is not None:
             out["rulings"] = rulings(self.system.settings_model, state.settings)

@@ -16,7 +16,7 @@ from app.rules.contract.commands import (
 from app.rules.contract.envelope import Describer, Event, EventView, NewEvent, Reducer
 from app.rules.contract.frozen import Frozen
 from app.rules.contract.options import PLAYERS, Band, Option, Prompt, PromptChoice
-from app.rules.contract.part import DemoScript, SystemPart
+from app.rules.contract.part import DemoScript, PartView, Sight, SystemPart, state_view
 from app.rules.contract.validation import CONTROL, MAX_DEPTH, check_json, explain, explain_errors
 from app.rules.contract.viewer import GM, PUBLIC, Role, Viewer, audience_of, can_see, widest
 from app.rules.errors import InputError, RuleError
@@ -41,11 +41,13 @@ __all__ = [
     "InputError",
     "NewEvent",
     "Option",
+    "PartView",
     "Prompt",
     "PromptChoice",
     "Reducer",
     "Role",
     "RuleError",
+    "Sight",
     "SystemPart",
     "Viewer",
     "audience_of",
@@ -56,5 +58,6 @@ __all__ = [
     "explain_errors",
     "internal",
     "parse_command",
+    "state_view",
     "widest",
 ]

@@ -29,6 +29,25 @@ class DemoScript:
     commands: tuple[dict[str, Any], ...] = ()
 
 
+@dataclass(frozen=True)
+class Sight:
+    """What a part's view is given: the campaign as that part may show it, to whom, and where they look."""
+
+    # For the game system's own part, the whole campaign (it hides its own secrets); for the parts below
+    # it, the campaign with what the system conceals from this viewer already hidden (`Game.as_seen_by`).
+    state: CampaignState
+    viewer: Viewer
+    scene: str | None = None  # the map scene a GM is looking at (players see the one shown to them)
+
+
+PartView = Callable[[Sight], dict[str, Any]]
+
+
+def state_view(view: Callable[[CampaignState, Viewer], dict[str, Any]]) -> PartView:
+    """A part's view from a function of the state and the viewer (a game's view needs no more)."""
+    return lambda sight: view(sight.state, sight.viewer)
+
+
 @dataclass
 class SystemPart:
     """One layer of a campaign's rules. Built-in and outside systems plug in the same way."""
@@ -48,7 +67,10 @@ class SystemPart:
     initial_ext: Callable[[dict[str, Any]], Any] | None = None  # from the campaign's settings
     parse_setup: Callable[[CampaignState, dict[str, Any]], dict[str, Any]] | None = None  # encounter set-up
     options: Callable[[CampaignState, Viewer], list[Option]] | None = None
-    view: Callable[[CampaignState, Viewer], dict[str, Any]] | None = None
+    view: PartView | None = None
+    # Where `view` goes in the viewer's whole view: under this key, or, None, its keys at the top level (the
+    # campaign core and the generic tabletop). `Game.view` composes the parts' views in layer order.
+    view_key: str | None = "system"
     owns_initiative: bool = False  # the system keeps the turn order: generic.initiative.* are not offered
     # Participants this viewer's characters cannot perceive right now (Triptycho's dark sections): the core
     # and generic views treat them as hidden for that viewer, so they leave no trace in its HTML or JSON.
