@@ -4,9 +4,9 @@ A campaign created with `"system": "generic"` has only these (and the campaign c
 """
 
 from app.rules.contract.part import SystemPart, state_view
-from app.rules.generic.commands import COMMANDS
 from app.rules.generic.demo import DEMO
 from app.rules.generic.reducers import REDUCERS
+from app.rules.generic.table import COMMANDS
 from app.rules.generic.view import DESCRIBERS, options, view
 
 SYSTEM = SystemPart(

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import RuleError, quoted
-from app.rules.generic.commands import NextTurn, SetInitiative, next_turn, set_initiative
+from app.rules.generic.initiative import NextTurn, SetInitiative, next_turn, set_initiative
 from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import decks, flow
 from app.rules.triptycho.board import index
