@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.rules.contract.commands import CommandSpec, command, command_table
-from app.rules.triptycho import cmd_combat, cmd_maps, cmd_setup, cmd_turn
+from app.rules.triptycho import cmd_combat, cmd_gm, cmd_maps, cmd_move, cmd_setup, cmd_turn
 
 _TABLE: list[CommandSpec] = [
     command(cmd_maps.SaveMap, cmd_maps.save_map, "Save a battle map", gm_only=True),
@@ -18,19 +18,17 @@ _TABLE: list[CommandSpec] = [
     command(
         cmd_setup.Import, cmd_setup.import_characters, "Import characters and cards as JSON", gm_only=True
     ),
-    command(cmd_setup.Place, cmd_setup.place, "Place a character on the map", gm_only=True),
-    command(cmd_setup.Push, cmd_setup.push, "Push a character", gm_only=True, rolls=True),
-    command(cmd_setup.SetCondition, cmd_setup.set_condition, "Set or clear a condition", gm_only=True),
-    command(cmd_setup.Damage, cmd_setup.damage, "Deal damage or heal", gm_only=True, rolls=True),
-    command(cmd_setup.FarBlock, cmd_setup.far_block, "Block a border at a distance", gm_only=True),
-    command(cmd_setup.FarUnblock, cmd_setup.far_unblock, "Lower a block at a distance", gm_only=True),
-    command(cmd_setup.Deal, cmd_setup.deal, "Shuffle the decks and deal hands", gm_only=True, rolls=True),
-    command(cmd_setup.Charge, cmd_setup.charge, "Grant Incantation charges", gm_only=True),
-    command(cmd_setup.GrantMove, cmd_setup.grant_move, "Grant a Move", gm_only=True),
-    command(
-        cmd_setup.Acrobatics, cmd_setup.acrobatics, "Call for an Acrobatics check", gm_only=True, rolls=True
-    ),
-    command(cmd_setup.RollInitiative, cmd_setup.roll_initiative, "Roll initiative", gm_only=True, rolls=True),
+    command(cmd_gm.Place, cmd_gm.place, "Place a character on the map", gm_only=True),
+    command(cmd_gm.Push, cmd_gm.push, "Push a character", gm_only=True, rolls=True),
+    command(cmd_gm.SetCondition, cmd_gm.set_condition, "Set or clear a condition", gm_only=True),
+    command(cmd_gm.Damage, cmd_gm.damage, "Deal damage or heal", gm_only=True, rolls=True),
+    command(cmd_gm.FarBlock, cmd_gm.far_block, "Block a border at a distance", gm_only=True),
+    command(cmd_gm.FarUnblock, cmd_gm.far_unblock, "Lower a block at a distance", gm_only=True),
+    command(cmd_gm.Deal, cmd_gm.deal, "Shuffle the decks and deal hands", gm_only=True, rolls=True),
+    command(cmd_gm.Charge, cmd_gm.charge, "Grant Incantation charges", gm_only=True),
+    command(cmd_gm.GrantMove, cmd_gm.grant_move, "Grant a Move", gm_only=True),
+    command(cmd_gm.Acrobatics, cmd_gm.acrobatics, "Call for an Acrobatics check", gm_only=True, rolls=True),
+    command(cmd_gm.RollInitiative, cmd_gm.roll_initiative, "Roll initiative", gm_only=True, rolls=True),
     command(cmd_turn.Draw, cmd_turn.draw, "Draw to start the turn", rolls=True),
     command(cmd_turn.Strategy, cmd_turn.strategy, "Use the Strategy Phase", rolls=True),
     command(cmd_turn.RaiseBlock, cmd_turn.raise_block, "Block a border"),
@@ -40,10 +38,10 @@ _TABLE: list[CommandSpec] = [
     command(cmd_turn.Discard, cmd_turn.discard, "Discard and end the turn"),
     command(cmd_turn.Next, cmd_turn.next_turn_cmd, "Move the turn order on"),
     command(cmd_turn.Order, cmd_turn.order, "Set the turn order by hand", gm_only=True),
-    command(cmd_turn.Move, cmd_turn.move, "Move", rolls=True),
-    command(cmd_turn.Climb, cmd_turn.climb, "Climb", rolls=True),
-    command(cmd_turn.LetGo, cmd_turn.let_go, "Let go while climbing", rolls=True),
-    command(cmd_turn.Dive, cmd_turn.dive, "Dive or surface"),
+    command(cmd_move.Move, cmd_move.move, "Move", rolls=True),
+    command(cmd_move.Climb, cmd_move.climb, "Climb", rolls=True),
+    command(cmd_move.LetGo, cmd_move.let_go, "Let go while climbing", rolls=True),
+    command(cmd_move.Dive, cmd_move.dive, "Dive or surface"),
     command(cmd_combat.Act, cmd_combat.act, "Play an Action", rolls=True),
     command(cmd_combat.React, cmd_combat.react, "Choose a Reaction", rolls=True),
     command(cmd_combat.Intercept, cmd_combat.intercept, "Intercept an attack", rolls=True),
