@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.envelope import NewEvent
+from app.rules.contract.options import Prompt, PromptChoice
+from app.rules.contract.viewer import audience_of
 from app.rules.dice import Roller, fraction_text
-from app.rules.system import NewEvent, Prompt, PromptChoice, audience_of
 from app.rules.triptycho import combat, flow
 from app.rules.triptycho.cards import Card, base_reaction
 from app.rules.triptycho.paths import Route

@@ -8,8 +8,9 @@ from typing import Any, Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, InitiativeEntry
+from app.rules.contract.commands import Command, Ctx
+from app.rules.contract.envelope import NewEvent
 from app.rules.errors import InputError, RuleError, quoted
-from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import decks, flow, odds
 from app.rules.triptycho.board import index
 from app.rules.triptycho.cards import parse_dice

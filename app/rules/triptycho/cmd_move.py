@@ -9,8 +9,9 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.commands import Command, Ctx
+from app.rules.contract.envelope import NewEvent
 from app.rules.errors import RuleError, quoted
-from app.rules.system import Command, Ctx, NewEvent
 from app.rules.triptycho import flow
 from app.rules.triptycho.board import index
 from app.rules.triptycho.movement import Mover, Way, blocked, crossing, reachable, step_rule
