@@ -1,24 +1,26 @@
-"""Dice: the Roller protocol, three rollers, dice expressions and exact distributions.
+"""Dice: dice expressions, rolling them, and exact distributions.
 
-Every roll in Fray goes through a Roller so the rules stay pure: the server rolls with
-SecureRoller, physical-dice campaigns and tests hand faces in through ManualRoller, benchmarks
-replay with SeededRoller. Odds shown to players come from exact distributions here, never sampling.
+Every roll goes through a Roller (app/rules/rollers.py), so the rules stay pure. Odds shown to players
+come from exact distributions here, never sampling.
 """
 
 from __future__ import annotations
 
-import random
 import re
-import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import factorial
-from typing import Protocol
 
 from app.rules import ways
 from app.rules.errors import InputError
+
+# Every decider and test says `dice.ManualRoller`: the rollers stay reachable here.
+from app.rules.rollers import ManualRoller as ManualRoller
+from app.rules.rollers import Roller as Roller
+from app.rules.rollers import SecureRoller as SecureRoller
+from app.rules.rollers import SeededRoller as SeededRoller
 
 MAX_DICE = 100
 MAX_SIDES = 1000
@@ -32,66 +34,6 @@ MAX_MULTISETS = 250_000
 MAX_ODDS_WORK = 2_000_000  # roughly: dice x sides x possible totals
 
 Distribution = dict[int, Fraction]
-
-
-class Roller(Protocol):
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        """The faces (1..sides) of `count` physical dice."""
-        ...
-
-
-class SecureRoller:
-    """The server's dice: the operating system's secure random source."""
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return tuple(secrets.randbelow(sides) + 1 for _ in range(count))
-
-
-class SeededRoller:
-    """Repeatable dice for benchmarks and demos."""
-
-    def __init__(self, seed: int | str = 0):
-        self._random = random.Random(seed)
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return tuple(self._random.randint(1, sides) for _ in range(count))
-
-
-class ManualRoller:
-    """Faces typed in from physical dice (and the dice of tests), handed out in order.
-
-    Each face is checked against the die it stands for; `finish()` checks none is left over.
-    """
-
-    def __init__(self, faces: Iterable[int]):
-        self._faces = list(faces)
-        self._used = 0
-
-    @property
-    def used(self) -> int:
-        return self._used
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        if self._used + count > len(self._faces):
-            raise InputError(
-                f"Not enough dice: this roll needs at least {self._used + count} "
-                f"{'face' if self._used + count == 1 else 'faces'} and "
-                f"{len(self._faces)} {'was' if len(self._faces) == 1 else 'were'} entered."
-            )
-        faces = tuple(self._faces[self._used : self._used + count])
-        for face in faces:
-            if not 1 <= face <= sides:
-                raise InputError(f"{face} is not a face of a d{sides}: enter a number from 1 to {sides}.")
-        self._used += count
-        return faces
-
-    def finish(self) -> None:
-        if self._used < len(self._faces):
-            raise InputError(
-                f"You entered {len(self._faces)} dice, but this roll uses {self._used}."
-                if self._used
-                else "This action rolls no dice: leave the dice out."
-            )
 
 
 # --- single dice and distributions ----------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
@@ -13,26 +14,17 @@ from app.rules.campaign import reducers as campaign_reducers
 from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
 from app.rules.chat.part import PART as CHAT
+from app.rules.contract.commands import Command, CommandSpec, Ctx, parse_command
+from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
+from app.rules.contract.options import Option
+from app.rules.contract.part import SystemPart, ViewRequest
+from app.rules.contract.validation import explain
+from app.rules.contract.viewer import Viewer, can_see, widest
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
+from app.rules.log import LogEntries, log_entries
 from app.rules.map import view as map_view
 from app.rules.map.part import PART as MAP
-from app.rules.system import (
-    Command,
-    CommandSpec,
-    Ctx,
-    Event,
-    EventView,
-    NewEvent,
-    Option,
-    Reducer,
-    SystemPart,
-    Viewer,
-    can_see,
-    explain,
-    parse_command,
-    widest,
-)
 
 # Identity and bookkeeping events that "undo the last action" steps over.
 NOT_UNDOABLE = frozenset(
@@ -50,15 +42,6 @@ NOT_UNDOABLE = frozenset(
 UNDO_DEPTH = 50
 
 
-# Log entries by what they are made of (see `Game.log_entries`), shared read-only by every view: the
-# event, whether it is undone, and its author's name, which is looked up again only when the state's
-# seats are not the ones it was found in. Each value: (event, seats, author, entry, what decides it).
-_WORDED: dict[
-    tuple[int, bool], tuple[Event, tuple[Any, ...], str | None, dict[str, Any], tuple[Any, ...]]
-] = {}
-_WORDED_KEPT = 8192
-
-
 # Options as JSON by the identity of the option: a part that keeps its options from push to push
 # (the generic roll buttons) has each dumped once, not once a view. Shared read-only.
 _DUMPED: dict[int, tuple[Option, dict[str, Any]]] = {}
@@ -74,27 +57,6 @@ def _dumped(option: Option) -> dict[str, Any]:
     dump = option.model_dump(mode="json")
     _DUMPED[id(option)] = (option, dump)  # the option kept alive with its dump: its id stays its own
     return dump
-
-
-class LogEntries(list[dict[str, Any]]):
-    """A view's log entries, with what decides them: an event's entry is a function of the event, its
-    undone flag and its author's name, so the block memo fingerprints this short list of tuples instead
-    of walking forty entries of dice per view (app/realtime/blocks.py)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.fingerprint: list[tuple[Any, ...]] = []
-
-
-def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
-    """The dice an event shows in the log: its `roll`, and/or each roll in its `rolls`."""
-    found = [data["roll"]] if isinstance(data.get("roll"), dict) else []
-    rolls = data.get("rolls")
-    if isinstance(rolls, list):
-        found += [
-            r.get("roll", r) for r in rolls if isinstance(r, dict) and isinstance(r.get("roll", r), dict)
-        ]
-    return [r for r in found if isinstance(r.get("terms"), list)]
 
 
 def names_any(value: Any, refs: frozenset[str]) -> bool:
@@ -129,6 +91,10 @@ def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[st
     return out
 
 
+def _map_view(request: ViewRequest) -> dict[str, Any]:
+    return map_view.view(request.state, request.state, request.viewer, request.scene)
+
+
 class Game:
     def __init__(self, system: SystemPart):
         self.system = system
@@ -138,9 +104,13 @@ class Game:
             commands=campaign_commands.specs(self._parse_setup, self._parse_settings),
             reducers=campaign_reducers.REDUCERS,
             describers=campaign_view.DESCRIBERS,
+            view=self._core_view,
+            view_key=None,
         )
+        # The map's view, given here until app/rules/map/part.py (another change's file) names it itself.
+        board = replace(MAP, view=_map_view, view_key="map")
         self.parts: tuple[SystemPart, ...] = (
-            (core, MAP, CHAT, GENERIC) if system is GENERIC else (core, MAP, CHAT, GENERIC, system)
+            (core, board, CHAT, GENERIC) if system is GENERIC else (core, board, CHAT, GENERIC, system)
         )
         self.commands: dict[str, CommandSpec] = {}
         self.reducers: dict[str, tuple[Reducer, ...]] = {}
@@ -161,6 +131,12 @@ class Game:
     @property
     def key(self) -> str:
         return self.system.key
+
+    def _core_view(self, request: ViewRequest) -> dict[str, Any]:
+        out = campaign_view.view(request.state, request.viewer)
+        out["campaign"]["system_title"] = self.system.title
+        out["campaign"]["owns_initiative"] = self.system.owns_initiative
+        return out
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -322,13 +298,15 @@ class Game:
         `scene` is the map scene a GM is looking at (players always see the one shown to them).
         """
         seen = self.as_seen_by(state, viewer)
-        out = campaign_view.view(seen, viewer)
-        out["map"] = map_view.view(seen, seen, viewer, scene)
-        out["campaign"]["system_title"] = self.system.title
-        out["campaign"]["owns_initiative"] = self.system.owns_initiative
-        out.update(GENERIC.view(seen, viewer) if GENERIC.view else {})
-        if self.system is not GENERIC and self.system.view:
-            out["system"] = self.system.view(state, viewer)
+        out: dict[str, Any] = {}
+        for part in self.parts:  # in layer order: the order of the view's keys is part of its contract
+            if part.view is None:
+                continue
+            shown = part.view(ViewRequest(state if part is self.system else seen, viewer, scene))
+            if part.view_key is None:
+                out.update(shown)
+            else:
+                out[part.view_key] = shown
         out["options"] = [_dumped(o) for o in self.options(state, viewer)]
         if viewer.is_gm and self.system.settings_model is not None:
             out["rulings"] = rulings(self.system.settings_model, state.settings)
@@ -401,62 +379,8 @@ class Game:
         viewer: Viewer,
         described: dict[Any, Any] | None = None,
     ) -> LogEntries:
-        """The dice log as this viewer sees it: newest first, undone entries kept and marked.
-
-        `described` keeps each event's entry for the other viewers of the same events (a push builds
-        every view's log from one list of events): a line is worded once a push, not once a view, the
-        views share its dict (read-only), and viewers who see the same events share the whole list.
-        """
-        described = {} if described is None else described
-        # Viewers who see the same events see the same log: one list for all of them. When every event
-        # is public (most pushes) that is every viewer, known without a pass over the events each. The
-        # views of a push pass the same list: it is known by its identity (kept alive below).
-        public = ("public", id(events))
-        known = described.get(public)
-        if known is None or known[0] is not events:
-            listed = list(events)
-            plain = all(e.audience == "all" and e.type not in self.event_views for e in listed)
-            known = described[public] = (events, listed, plain)
-        events, everyone = known[1], known[2] and not self.hidden_refs(state, viewer, described)
-        if not everyone:
-            events = self.visible(events, viewer, state, described)
-        # A reading of an event (an image's id taken out) is another object with the same seq.
-        seen = ("log", *((e.seq, id(e)) for e in events)) if not everyone else ("log", public)
-        shared = described.get(seen)
-        if isinstance(shared, LogEntries):
-            return shared
-        undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
-        entries = described[seen] = LogEntries()
-        seats = state.seats
-        for e in reversed(events):
-            # Everything an entry is made of: this very event (a room keeps its recent events from push
-            # to push), undone or not, by a seat of this name. Each push finds the same entry, so its
-            # drawn line too, instead of wording it again; while the seats are the same tuple (a state
-            # never changes it), without looking up the author's name either.
-            slot = (id(e), e.seq in undone)
-            worded = _WORDED.get(slot)
-            if worded is None or worded[0] is not e or worded[1] is not seats:
-                by = state.seat_name(e.actor) if e.actor else None
-                if worded is None or worded[0] is not e or worded[2] != by:
-                    entry = {
-                        "seq": e.seq,
-                        "type": e.type,
-                        "text": self.describe(e),
-                        "by": by,
-                        "at": e.at,
-                        "undone": slot[1],
-                        "secret": e.audience != "all",
-                        "rolls": _rolls_of(e.data),
-                    }
-                else:
-                    entry = worded[3]  # new seats, the same name: the same entry
-                if len(_WORDED) >= _WORDED_KEPT:
-                    _WORDED.clear()
-                # The event and the seats kept alive with the entry: their ids stay their own.
-                worded = _WORDED[slot] = (e, seats, by, entry, (e.seq, e.type, e.at, slot[1], by))
-            entries.append(worded[3])
-            entries.fingerprint.append(worded[4])
-        return entries
+        """The dice log as this viewer sees it: newest first, undone entries kept (app/rules/log.py)."""
+        return log_entries(self, state, events, viewer, described)
 
     # -- snapshots ------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from app.rules.campaign.state import (
     SeatInfo,
     check_answer,
 )
+from app.rules.contract.part import ViewRequest
 from app.rules.dice import ManualRoller
 from app.rules.errors import Forbidden
 from app.rules.game import Game
@@ -134,3 +135,26 @@ def test_a_log_entry_is_kept_from_push_to_push_and_names_its_author_as_the_seats
     assert entries[0]["by"] == "Annika" and entries.fingerprint[0][-1] == "Annika"
     gone = state.model_copy(update={"seats": state.seats[:1]})
     assert game.log_entries(gone, [event], Viewer(role="gm"))[0]["by"] == "GM"  # a seat since removed
+
+
+def test_a_view_is_its_parts_views_in_layer_order_and_the_system_sees_the_whole_campaign():
+    lurker = Participant(id="p2", name="Lurker", kind="npc")
+    state = _state().model_copy(update={"participants": (*_state().participants, lurker)})
+    looked: list[ViewRequest] = []
+
+    def dark_view(request: ViewRequest) -> dict[str, object]:
+        looked.append(request)
+        return {"names": [p.name for p in request.state.participants if not p.hidden]}
+
+    dark = SystemPart(key="dark", title="Dark", view=dark_view, conceals=lambda s, v: frozenset({"p2"}))
+    player = state.viewer_for("s1", "player")
+    view = Game(dark).view(state, player, scene="s9")
+    # The core's keys, the map, the generic tabletop's keys, the system's own, then the options.
+    keys = list(view)
+    assert keys[:2] == ["campaign", "me"] and keys[-2:] == ["system", "options"]
+    assert keys.index("undo") < keys.index("map") < keys.index("initiative") < keys.index("system")
+    assert view["system"] == {"names": ["Aria", "Lurker"]}  # the system hides its own secrets
+    assert "Lurker" not in json.dumps(view["participants"])  # the layers below see it concealed
+    assert looked == [ViewRequest(state, player, "s9")]
+    merged = SystemPart(key="flat", title="Flat", view=lambda request: {"flat": True}, view_key=None)
+    assert Game(merged).view(state, player)["flat"] is True

@@ -4,6 +4,7 @@ The system keeps its own turn order (Initiative each round, PCs first on a tie) 
 conceals from players the NPCs no conscious PC has in sight. Its pages live in templates/systems/fivebyfive/.
 """
 
+from app.rules.contract.part import SystemPart, state_view
 from app.rules.fivebyfive.commands import COMMANDS
 from app.rules.fivebyfive.demo import DEMO
 from app.rules.fivebyfive.log import DESCRIBERS
@@ -11,7 +12,6 @@ from app.rules.fivebyfive.reducers import REDUCERS
 from app.rules.fivebyfive.sheets import parse_setup
 from app.rules.fivebyfive.state import LEGACY_SETTINGS, FiveState, Settings
 from app.rules.fivebyfive.view import conceals, options, view
-from app.rules.system import SystemPart
 
 SYSTEM = SystemPart(
     key="fivebyfive",
@@ -29,7 +29,7 @@ SYSTEM = SystemPart(
     initial_ext=lambda settings: FiveState(),
     parse_setup=parse_setup,
     options=options,
-    view=view,
+    view=state_view(view),
     owns_initiative=True,
     conceals=conceals,
     board_spot=lambda state, viewer, x, y: True,  # the tabletop hides no place, only NPCs

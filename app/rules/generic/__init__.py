@@ -3,11 +3,11 @@
 A campaign created with `"system": "generic"` has only these (and the campaign core).
 """
 
-from app.rules.generic.commands import COMMANDS
+from app.rules.contract.part import SystemPart, state_view
 from app.rules.generic.demo import DEMO
 from app.rules.generic.reducers import REDUCERS
+from app.rules.generic.table import COMMANDS
 from app.rules.generic.view import DESCRIBERS, options, view
-from app.rules.system import SystemPart
 
 SYSTEM = SystemPart(
     key="generic",
@@ -17,7 +17,8 @@ SYSTEM = SystemPart(
     reducers=REDUCERS,
     describers=DESCRIBERS,
     options=options,
-    view=view,
+    view=state_view(view),
+    view_key=None,  # the tabletop every campaign has: its keys at the top of the view
     docs="rules/generic.md",
     demo=DEMO,
 )

@@ -5,7 +5,7 @@ TOTE keeps its own turn order (`owns_initiative`): Initiative bars, the Declarat
 phases, engagement lines and the Distance band are drawn by templates/systems/tote/.
 """
 
-from app.rules.system import SystemPart
+from app.rules.contract.part import SystemPart, state_view
 from app.rules.tote.commands import COMMANDS
 from app.rules.tote.demo import DEMO
 from app.rules.tote.log import DESCRIBERS
@@ -28,7 +28,7 @@ SYSTEM = SystemPart(
     initial_ext=initial_ext,
     parse_setup=parse_setup,
     options=options,
-    view=view,
+    view=state_view(view),
     docs="rules/tote.md",
     demo=DEMO,
     owns_initiative=True,

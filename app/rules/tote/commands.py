@@ -7,8 +7,9 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState, check_answer
+from app.rules.contract.commands import Command, CommandSpec, Ctx, command, command_table
+from app.rules.contract.envelope import NewEvent
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
-from app.rules.system import Command, CommandRow, Ctx, NewEvent, command_table
 from app.rules.tote import combat, rolls
 from app.rules.tote.flow import Sim, advance, waiting_for
 from app.rules.tote.model import (
@@ -318,17 +319,17 @@ def answer(state: CampaignState, cmd: Answer, ctx: Ctx) -> list[NewEvent]:
     return _finish(sim)
 
 
-_TABLE: list[CommandRow] = [
-    (SetHero, set_hero, "Set a hero's TOTE sheet", True, False),
-    (SetEnemy, set_enemy, "Set an enemy's TOTE stat block", True, False),
-    (Import, import_sheets, "Import heroes and enemies (JSON)", True, False),
-    (Adjust, adjust, "Adjust Resolve, injuries or Initiative", True, False),
-    (Join, join, "Bring a character into the fight", True, False),
-    (Place, place, "Place a character at a range", True, False),
-    (RollInitiative, roll_initiative, "Roll Initiative", False, True),
-    (Declare, declare, "Declare an action", False, False),
-    (Resolve, resolve, "Resolve an action", False, True),
-    (Answer, answer, "Answer a question", False, True),
+_TABLE: list[CommandSpec] = [
+    command(SetHero, set_hero, "Set a hero's TOTE sheet", gm_only=True),
+    command(SetEnemy, set_enemy, "Set an enemy's TOTE stat block", gm_only=True),
+    command(Import, import_sheets, "Import heroes and enemies (JSON)", gm_only=True),
+    command(Adjust, adjust, "Adjust Resolve, injuries or Initiative", gm_only=True),
+    command(Join, join, "Bring a character into the fight", gm_only=True),
+    command(Place, place, "Place a character at a range", gm_only=True),
+    command(RollInitiative, roll_initiative, "Roll Initiative", rolls=True),
+    command(Declare, declare, "Declare an action"),
+    command(Resolve, resolve, "Resolve an action", rolls=True),
+    command(Answer, answer, "Answer a question", rolls=True),
 ]
 
 COMMANDS = command_table(_TABLE)

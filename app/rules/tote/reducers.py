@@ -2,107 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
 from app.rules.system import Event, Prompt, PromptChoice
 from app.rules.tote.events import PromptSpec
-from app.rules.tote.model import Combatant, Enemy, Fight, Hero, ToteState, Unit
-from app.rules.tote.rules import ext, out_reason, pair
+from app.rules.tote.model import Combatant, Enemy, Fight, Hero, Unit
+from app.rules.tote.rules import ext, pair
+from app.rules.tote.updates import (
+    add_to_unit,
+    fight_of,
+    put_tote,
+    settle,
+    spent,
+    unit_of,
+    update_combatant,
+    update_declaration,
+    update_sheet,
+    with_fight,
+)
 
 # Answers that roll a to-hit test (a manual-dice table types its faces in).
 ROLLING_CHOICES = frozenset({"return", "strike", "grapple"})
 # Questions the round waits for; the TOTE templates draw them with their odds (the notices are the page's).
 BLOCKING_KINDS = frozenset({"tote.respond"})
-
-# --- small updates ------------------------------------------------------------------------------
-
-
-def _put(state: CampaignState, x: ToteState) -> CampaignState:
-    return state.model_copy(update={"ext": x})
-
-
-def _with_fight(state: CampaignState, f: Fight | None) -> CampaignState:
-    return _put(state, ext(state).model_copy(update={"fight": f}))
-
-
-def _fight(state: CampaignState) -> Fight:
-    f = ext(state).fight
-    assert f is not None
-    return f
-
-
-def _sheet_update(state: CampaignState, pid: str, **changes: Any) -> CampaignState:
-    x = ext(state)
-    heroes = tuple(h.model_copy(update=changes) if h.id == pid else h for h in x.heroes)
-    enemies = tuple(e.model_copy(update=changes) if e.id == pid else e for e in x.enemies)
-    return _put(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
-
-
-def _combatant(f: Fight, pid: str, **changes: Any) -> Fight:
-    return f.model_copy(
-        update={"combatants": tuple(c.model_copy(update=changes) if c.id == pid else c for c in f.combatants)}
-    )
-
-
-def _unit_value(f: Fight, unit_id: str, delta: int) -> Fight:
-    units = tuple(
-        u.model_copy(update={"value": max(0, (u.value or 0) + delta)}) if u.id == unit_id else u
-        for u in f.units
-    )
-    return f.model_copy(update={"units": units})
-
-
-def _decl(f: Fight, decl_id: str | None, **changes: Any) -> Fight:
-    if decl_id is None:
-        return f
-    return f.model_copy(
-        update={
-            "declarations": tuple(
-                d.model_copy(update=changes) if d.id == decl_id else d for d in f.declarations
-            )
-        }
-    )
-
-
-def _unit_id(f: Fight, pid: str) -> str:
-    return next(c.unit for c in f.combatants if c.id == pid)
-
-
-def _spent(state: CampaignState, event: Event) -> CampaignState:
-    """An action resolved: its declaration is done and its Initiative spent (TO-I-2)."""
-    p = event.payload
-    f = _fight(state)
-    f = _decl(f, p.declaration, state="done", finished=event.seq)
-    if p.spend:
-        f = _unit_value(f, _unit_id(f, p.actor), -p.spend)
-    return _with_fight(state, f)
-
-
-def settle(state: CampaignState) -> CampaignState:
-    """Whoever has fled, fallen or gone leaves the order: engagements, pending actions and questions."""
-    f = ext(state).fight
-    if f is None:
-        return state
-    gone = {c.id for c in f.combatants if out_reason(state, c.id) is not None}
-    if not gone:
-        return state
-    f = f.model_copy(
-        update={
-            "engaged": tuple(p for p in f.engaged if not gone.intersection(p)),
-            "declarations": tuple(
-                d.model_copy(update={"state": "lost"}) if d.state == "pending" and d.actor in gone else d
-                for d in f.declarations
-            ),
-        }
-    )
-    state = _with_fight(state, f)
-    for p in state.prompts:
-        involved = {p.to, p.data.get("attacker"), p.data.get("defender")}
-        if p.kind.startswith("tote.") and gone.intersection(involved):
-            state = close_prompt(state, p.id)
-    return state
-
 
 # --- sheets ---------------------------------------------------------------------------------------
 
@@ -112,7 +33,7 @@ def hero_set(state: CampaignState, event: Event) -> CampaignState:
     x = ext(state)
     heroes = (*(h for h in x.heroes if h.id != hero.id), hero)
     enemies = tuple(e for e in x.enemies if e.id != hero.id)
-    return _put(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
+    return put_tote(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
 
 
 def enemy_set(state: CampaignState, event: Event) -> CampaignState:
@@ -120,19 +41,19 @@ def enemy_set(state: CampaignState, event: Event) -> CampaignState:
     x = ext(state)
     enemies = (*(e for e in x.enemies if e.id != enemy.id), enemy)
     heroes = tuple(h for h in x.heroes if h.id != enemy.id)
-    return _put(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
+    return put_tote(state, x.model_copy(update={"heroes": heroes, "enemies": enemies}))
 
 
 def adjusted(state: CampaignState, event: Event) -> CampaignState:
     d = event.payload
     changes = {k: v for k, v in (("resolve", d.resolve), ("injuries", d.injuries)) if v is not None}
     if changes:
-        state = _sheet_update(state, d.participant, **changes)
+        state = update_sheet(state, d.participant, **changes)
     f = ext(state).fight
     if f is not None and d.initiative is not None:
-        unit_id = _unit_id(f, d.participant)
+        unit_id = unit_of(f, d.participant)
         units = tuple(u.model_copy(update={"value": d.initiative}) if u.id == unit_id else u for u in f.units)
-        state = _with_fight(state, f.model_copy(update={"units": units}))
+        state = with_fight(state, f.model_copy(update={"units": units}))
     return settle(state)
 
 
@@ -163,7 +84,7 @@ def participant_removed(state: CampaignState, event: Event) -> CampaignState:
             }
         )
         x = x.model_copy(update={"fight": f})
-    return _put(state, x)
+    return put_tote(state, x)
 
 
 # --- the fight's frame ----------------------------------------------------------------------------
@@ -198,27 +119,27 @@ def encounter_started(state: CampaignState, event: Event) -> CampaignState:
         made = _new_combatant(state, pid, distance)
         if made is not None:
             f = _add_combatant(f, made[0])
-    return _with_fight(state, f)
+    return with_fight(state, f)
 
 
 def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
-    return _with_fight(state, None)
+    return with_fight(state, None)
 
 
 def joined(state: CampaignState, event: Event) -> CampaignState:
     made = _new_combatant(state, event.payload.participant, event.payload.band)
     if made is None:
         return state
-    return _with_fight(state, _add_combatant(_fight(state), made[0]))
+    return with_fight(state, _add_combatant(fight_of(state), made[0]))
 
 
 def placed(state: CampaignState, event: Event) -> CampaignState:
-    f = _fight(state)
+    f = fight_of(state)
     pid, to = event.payload.participant, event.payload.to
-    f = _combatant(f, pid, band=to)
+    f = update_combatant(f, pid, band=to)
     if to != "melee":
         f = f.model_copy(update={"engaged": tuple(p for p in f.engaged if pid not in p)})
-    return _with_fight(state, f)
+    return with_fight(state, f)
 
 
 def _shown(state: CampaignState, event: Event) -> CampaignState:
@@ -226,43 +147,43 @@ def _shown(state: CampaignState, event: Event) -> CampaignState:
     written = event.payload.model_dump(mode="json", by_alias=True, exclude_unset=True)
     keep = {k: v for k, v in written.items() if k not in ("ask", "notice", "roll", "rolls")}
     last = {"seq": event.seq, "type": event.type.removeprefix("tote."), **keep}
-    return _with_fight(state, _fight(state).model_copy(update={"last": last}))
+    return with_fight(state, fight_of(state).model_copy(update={"last": last}))
 
 
 def initiative_rolled(state: CampaignState, event: Event) -> CampaignState:
     state = _shown(state, event)
-    f = _fight(state)
+    f = fight_of(state)
     value = event.payload.value
     units = tuple(
         u.model_copy(update={"value": value, "start": value}) if u.id == event.payload.unit else u
         for u in f.units
     )
-    return _with_fight(state, f.model_copy(update={"units": units}))
+    return with_fight(state, f.model_copy(update={"units": units}))
 
 
 def round_started(state: CampaignState, event: Event) -> CampaignState:
-    f = _fight(state)
+    f = fight_of(state)
     f = f.model_copy(
         update={"round": event.payload.round, "phase": "declare", "order": tuple(event.payload.order)}
     )
-    return _with_fight(state, f)
+    return with_fight(state, f)
 
 
 def declared(state: CampaignState, event: Event) -> CampaignState:
-    f = _fight(state)
+    f = fight_of(state)
     d = event.payload.declaration
-    return _with_fight(state, f.model_copy(update={"declarations": (*f.declarations, d)}))
+    return with_fight(state, f.model_copy(update={"declarations": (*f.declarations, d)}))
 
 
 def resolution_started(state: CampaignState, event: Event) -> CampaignState:
-    return _with_fight(state, _fight(state).model_copy(update={"phase": "resolve"}))
+    return with_fight(state, fight_of(state).model_copy(update={"phase": "resolve"}))
 
 
 def round_ended(state: CampaignState, event: Event) -> CampaignState:
     """TO-DF-1's +2 for Defenders left alone; TO-E-2's disengagement; a fresh round's flags."""
-    f = _fight(state)
+    f = fight_of(state)
     for gain in event.payload.gains:
-        f = _unit_value(f, gain.unit, gain.gain)
+        f = add_to_unit(f, gain.unit, gain.gain)
     leaving = set(event.payload.disengaged)
     f = f.model_copy(
         update={
@@ -273,7 +194,7 @@ def round_ended(state: CampaignState, event: Event) -> CampaignState:
             ),
         }
     )
-    state = _with_fight(state, f)
+    state = with_fight(state, f)
     for p in state.prompts:
         if p.kind == "tote.knocked_down" and p.data.get("down_round", 0) <= event.payload.round:
             state = close_prompt(state, p.id)
@@ -281,8 +202,8 @@ def round_ended(state: CampaignState, event: Event) -> CampaignState:
 
 
 def fight_over(state: CampaignState, event: Event) -> CampaignState:
-    f = _fight(state).model_copy(update={"phase": "over", "winner": event.payload.winner})
-    state = _with_fight(state, f)
+    f = fight_of(state).model_copy(update={"phase": "over", "winner": event.payload.winner})
+    state = with_fight(state, f)
     for p in state.prompts:
         if p.kind.startswith("tote."):
             state = close_prompt(state, p.id)
@@ -313,58 +234,58 @@ def _open(state: CampaignState, spec: PromptSpec | None) -> CampaignState:
 
 def attacked(state: CampaignState, event: Event) -> CampaignState:
     d = event.payload
-    state = _shown(_spent(state, event), event)
+    state = _shown(spent(state, event), event)
     x = ext(state)
     sheets: tuple[Hero | Enemy, ...] = (*x.heroes, *x.enemies)
     target = next((s for s in sheets if s.id == d.target), None)
     if target is not None and (d.absorbed or d.marks):
-        state = _sheet_update(
+        state = update_sheet(
             state,
             target.id,
             resolve=target.resolve - d.absorbed,
             injuries=min(len(target.track), target.injuries + d.marks),
         )
-    f = _fight(state)
-    f = _combatant(f, d.target, attacked=True)
+    f = fight_of(state)
+    f = update_combatant(f, d.target, attacked=True)
     if d.kind == "response":
         responder = next(c for c in f.combatants if c.id == d.actor)
-        f = _combatant(f, d.actor, responses=responder.responses + 1)
+        f = update_combatant(f, d.actor, responses=responder.responses + 1)
     if d.kind == "return":
-        f = _decl(f, d.replaces, state="returned", finished=event.seq)
+        f = update_declaration(f, d.replaces, state="returned", finished=event.seq)
     duo = pair(d.actor, d.target)
     if d.engage and duo not in f.engaged:
         f = f.model_copy(update={"engaged": (*f.engaged, duo)})
     if d.knocked_down:
-        f = _combatant(f, d.target, down_round=d.down_round)
+        f = update_combatant(f, d.target, down_round=d.down_round)
         f = f.model_copy(update={"engaged": tuple(p for p in f.engaged if p != duo)})
-    state = _with_fight(state, f)
+    state = with_fight(state, f)
     state = _open(state, d.ask)
     state = _open(state, d.notice)
     return settle(state)
 
 
 def intimidated(state: CampaignState, event: Event) -> CampaignState:
-    state = _shown(_spent(state, event), event)
-    f = _unit_value(_fight(state), event.payload.unit, -event.payload.lost)
-    return _with_fight(state, f)
+    state = _shown(spent(state, event), event)
+    f = add_to_unit(fight_of(state), event.payload.unit, -event.payload.lost)
+    return with_fight(state, f)
 
 
 def moved(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event)
+    state = spent(state, event)
     to, actor = event.payload.to, event.payload.actor
-    f = _fight(state)
-    f = _combatant(f, actor, fled=True) if to is None else _combatant(f, actor, band=to)
-    return settle(_with_fight(state, f))
+    f = fight_of(state)
+    f = update_combatant(f, actor, fled=True) if to is None else update_combatant(f, actor, band=to)
+    return settle(with_fight(state, f))
 
 
 def recovered(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event)
+    state = spent(state, event)
     pid, gained = event.payload.actor, event.payload.gained
     if gained is None:  # an enemy's: the GM-only tote.enemy_resolve carries it
         return state
     sheets: tuple[Hero | Enemy, ...] = (*ext(state).heroes, *ext(state).enemies)
     s = next(s for s in sheets if s.id == pid)
-    return _sheet_update(state, pid, resolve=min(s.resolve_max, s.resolve + gained))
+    return update_sheet(state, pid, resolve=min(s.resolve_max, s.resolve + gained))
 
 
 def enemy_resolve(state: CampaignState, event: Event) -> CampaignState:
@@ -372,7 +293,7 @@ def enemy_resolve(state: CampaignState, event: Event) -> CampaignState:
     d = event.payload
     s = next((s for s in ext(state).enemies if s.id == d.participant), None)
     if s is not None:
-        state = _sheet_update(
+        state = update_sheet(
             state,
             s.id,
             resolve=max(0, min(s.resolve_max, s.resolve + d.change)),
@@ -381,7 +302,7 @@ def enemy_resolve(state: CampaignState, event: Event) -> CampaignState:
     f = ext(state).fight
     if f is not None and d.why == "attacked" and f.last and f.last.get("target") == d.participant:
         gm = {"absorbed": -d.change, "marks": d.marks, "marked": list(d.marked), "resolve": d.resolve}
-        state = _with_fight(state, f.model_copy(update={"last": {**f.last, "gm": gm}}))
+        state = with_fight(state, f.model_copy(update={"last": {**f.last, "gm": gm}}))
     return settle(state)
 
 
@@ -390,17 +311,18 @@ def no_change(state: CampaignState, event: Event) -> CampaignState:
 
 
 def defending(state: CampaignState, event: Event) -> CampaignState:
-    return _spent(state, event)
+    return spent(state, event)
 
 
 def disengaging(state: CampaignState, event: Event) -> CampaignState:
-    state = _spent(state, event)
-    return _with_fight(state, _combatant(_fight(state), event.payload.actor, disengaging=True))
+    state = spent(state, event)
+    return with_fight(state, update_combatant(fight_of(state), event.payload.actor, disengaging=True))
 
 
 def action_lost(state: CampaignState, event: Event) -> CampaignState:
-    return _with_fight(
-        state, _decl(_fight(state), event.payload.declaration, state="lost", finished=event.seq)
+    return with_fight(
+        state,
+        update_declaration(fight_of(state), event.payload.declaration, state="lost", finished=event.seq),
     )
 
 

@@ -3,7 +3,7 @@
 Its pages are templates/systems/trinity/{gm,player,table}.html; the rules are docs/rules/trinity.md.
 """
 
-from app.rules.system import SystemPart
+from app.rules.contract.part import SystemPart, state_view
 from app.rules.trinity.demo import DEMO
 from app.rules.trinity.describe import DESCRIBERS
 from app.rules.trinity.options import options
@@ -25,7 +25,7 @@ SYSTEM = SystemPart(
     initial_ext=initial_ext,
     parse_setup=parse_setup,
     options=options,
-    view=view,
+    view=state_view(view),
     docs="rules/trinity.md",
     demo=DEMO,
 )

@@ -1,4 +1,5 @@
-"""Reducers for `trinity.*` events (and the campaign events this system follows): no checks, no dice.
+"""Reducers for `trinity.*` events, and the table of all this system reduces (the campaign events it
+follows are in `follows`): no checks, no dice.
 
 Each takes the values the decider worked out (`to`, `from`) and writes them; every one ends by
 re-deriving the open prompts (prompts.sync).
@@ -12,18 +13,17 @@ from typing import Any
 from app.rules.campaign.state import CampaignState
 from app.rules.system import Event
 from app.rules.trinity import events as _payloads  # noqa: F401  (registers this part's payload models)
+from app.rules.trinity.follows import cancel_move, encounter_ended, encounter_started, participant_removed
 from app.rules.trinity.prompts import sync
 from app.rules.trinity.state import (
     Armour,
     Delayed,
     FollowUp,
-    Link,
     TrinityState,
     ext,
     put_character,
     put_link,
     put_opponent,
-    settings_of,
     with_ext,
 )
 
@@ -270,22 +270,7 @@ def move_ended(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 
 def move_cancelled(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    return _cancel(t)
-
-
-def _cancel(t: TrinityState) -> TrinityState:
-    """A move called off before its roll: the grabbed points go back where they came from."""
-    if t.move is None:
-        return t
-    return t.model_copy(
-        update={
-            "good": t.good + t.aside_good,
-            "bad": t.bad + t.aside_bad,
-            "aside_good": 0,
-            "aside_bad": 0,
-            "move": None,
-        }
-    )
+    return cancel_move(t)
 
 
 def tag_added(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
@@ -303,55 +288,6 @@ def tag_removed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
 
 def no_change(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
     return t
-
-
-# --- campaign events this system follows ---------------------------------------------------------
-
-
-def encounter_started(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    """The board from the encounter's set-up (TC-B-1) and its starting advantage (TC-A-1): the bands the
-    set-up names, over those the GM set since the last combat ended."""
-    setup = s.encounter(d.encounter).setup
-    links = list(t.links)
-    for item in setup.get("bands", ()):
-        links = [
-            x for x in links if not (x.character == item["character"] and x.opponent == item["opponent"])
-        ]
-        links.append(Link.model_validate(item))
-    return t.model_copy(
-        update={
-            "advantage": setup.get("advantage", "none"),
-            "links": tuple(links),
-            "tags": (),
-            "pending_tags": (),
-        }
-    )
-
-
-def encounter_ended(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    """Advantage, openings, tags and range bands belong to the fight; harm, Luck and ammo stay on the
-    characters. TC-B-1: the next combat never inherits the bands this one ended with (unless the table
-    keeps the older ruling, `bands_carry_over`)."""
-    if t.move is not None and t.move.opponent is not None:
-        t = _cancel(t)
-    chars = tuple(c.model_copy(update={"opening": 0, "follow_up": None}) for c in t.characters)
-    links = t.links if settings_of(s).bands_carry_over else ()
-    update = {"advantage": "none", "characters": chars, "tags": (), "pending_tags": (), "links": links}
-    return t.model_copy(update=update)
-
-
-def participant_removed(t: TrinityState, d: Data, s: CampaignState) -> TrinityState:
-    pid = d.participant
-    if t.move is not None and pid in (t.move.character, t.move.opponent):
-        t = _cancel(t)
-    return t.model_copy(
-        update={
-            "characters": tuple(c for c in t.characters if c.id != pid),
-            "opponents": tuple(o for o in t.opponents if o.id != pid),
-            "links": tuple(x for x in t.links if pid not in (x.character, x.opponent)),
-            "pending_tags": tuple(p for p in t.pending_tags if p.to != pid),
-        }
-    )
 
 
 _TABLE: dict[str, ExtReducer] = {

@@ -7,45 +7,45 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.commands import CommandSpec, command, command_table
+from app.rules.contract.validation import explain
 from app.rules.errors import InputError, RuleError
-from app.rules.system import CommandRow, command_table, explain
 from app.rules.trinity import care, gm, setup
 from app.rules.trinity import commands as mv
 from app.rules.trinity.state import RangeBand, ext
 
-# (model, decide, summary, gm_only, rolls)
-_TABLE: list[CommandRow] = [
-    (mv.DeclareMove, mv.declare, "Make a combat move", False, True),
-    (mv.Karma, mv.karma, "Grab karma or pass", False, True),
-    (mv.Luck, mv.luck, "Spend Luck or keep the result", False, True),
-    (mv.Effect, mv.effect, "Pick a 10+ effect", False, False),
-    (mv.BandMove, mv.band_move, "Move an opponent one band", True, False),
-    (mv.CheatDeath, mv.cheat_death, "Cheat death", False, True),
-    (mv.FaceDemons, mv.face_demons, "Face your demons", False, True),
-    (mv.Tag, mv.tag, "Add an environment tag", False, False),
-    (mv.Cancel, mv.cancel, "Call off a move before its roll", True, False),
-    (mv.Reload, mv.reload, "Reload a weapon", False, False),
-    (mv.SpendGood, mv.spend_good, "Spend a Good karma point on a special effect", False, False),
-    (gm.SetupCharacter, gm.setup_character, "Set up a character's sheet", True, False),
-    (gm.SetupOpponent, gm.setup_opponent, "Set up an opponent", True, False),
-    (gm.SetBand, gm.set_band, "Set a range band", True, False),
-    (gm.SetAdvantage, gm.set_advantage, "Set advantage", True, False),
-    (gm.Shift, gm.shift, "Shift a character's next move", True, False),
-    (gm.AddKarma, gm.add_karma, "Add karma to a pool", True, False),
-    (gm.Inflict, gm.inflict, "Inflict harm or stress", True, False),
-    (gm.SetCondition, gm.set_condition, "Mark or clear dead or lost", True, False),
-    (care.TimePasses, care.time_passes, "Let time pass", True, False),
-    (care.Safe, care.safe, "Declare a character safe", True, False),
-    (care.NewInvestigation, care.new_investigation, "Start a new Investigation", True, False),
-    (gm.GrantLuck, gm.grant_luck, "Grant Luck", True, False),
-    (gm.RepairArmour, gm.repair_armour, "Repair armour", True, False),
-    (gm.RemoveTag, gm.remove_tag, "Remove an environment tag", True, False),
-    (care.UseItem, care.use_item, "Use an item", False, False),
-    (setup.GiveWeapon, setup.give_weapon, "Give a character a weapon", True, False),
-    (setup.GiveArmour, setup.give_armour, "Give a character armour", True, False),
-    (setup.GiveItem, setup.give_item, "Give a character an item", True, False),
-    (setup.DropGear, setup.drop_gear, "Take a weapon, item or armour away", True, False),
-    (setup.Import, setup.import_sheets, "Import characters and opponents from JSON", True, False),
+_TABLE: list[CommandSpec] = [
+    command(mv.DeclareMove, mv.declare, "Make a combat move", rolls=True),
+    command(mv.Karma, mv.karma, "Grab karma or pass", rolls=True),
+    command(mv.Luck, mv.luck, "Spend Luck or keep the result", rolls=True),
+    command(mv.Effect, mv.effect, "Pick a 10+ effect"),
+    command(mv.BandMove, mv.band_move, "Move an opponent one band", gm_only=True),
+    command(mv.CheatDeath, mv.cheat_death, "Cheat death", rolls=True),
+    command(mv.FaceDemons, mv.face_demons, "Face your demons", rolls=True),
+    command(mv.Tag, mv.tag, "Add an environment tag"),
+    command(mv.Cancel, mv.cancel, "Call off a move before its roll", gm_only=True),
+    command(mv.Reload, mv.reload, "Reload a weapon"),
+    command(mv.SpendGood, mv.spend_good, "Spend a Good karma point on a special effect"),
+    command(gm.SetupCharacter, gm.setup_character, "Set up a character's sheet", gm_only=True),
+    command(gm.SetupOpponent, gm.setup_opponent, "Set up an opponent", gm_only=True),
+    command(gm.SetBand, gm.set_band, "Set a range band", gm_only=True),
+    command(gm.SetAdvantage, gm.set_advantage, "Set advantage", gm_only=True),
+    command(gm.Shift, gm.shift, "Shift a character's next move", gm_only=True),
+    command(gm.AddKarma, gm.add_karma, "Add karma to a pool", gm_only=True),
+    command(gm.Inflict, gm.inflict, "Inflict harm or stress", gm_only=True),
+    command(gm.SetCondition, gm.set_condition, "Mark or clear dead or lost", gm_only=True),
+    command(care.TimePasses, care.time_passes, "Let time pass", gm_only=True),
+    command(care.Safe, care.safe, "Declare a character safe", gm_only=True),
+    command(care.NewInvestigation, care.new_investigation, "Start a new Investigation", gm_only=True),
+    command(gm.GrantLuck, gm.grant_luck, "Grant Luck", gm_only=True),
+    command(gm.RepairArmour, gm.repair_armour, "Repair armour", gm_only=True),
+    command(gm.RemoveTag, gm.remove_tag, "Remove an environment tag", gm_only=True),
+    command(care.UseItem, care.use_item, "Use an item"),
+    command(setup.GiveWeapon, setup.give_weapon, "Give a character a weapon", gm_only=True),
+    command(setup.GiveArmour, setup.give_armour, "Give a character armour", gm_only=True),
+    command(setup.GiveItem, setup.give_item, "Give a character an item", gm_only=True),
+    command(setup.DropGear, setup.drop_gear, "Take a weapon, item or armour away", gm_only=True),
+    command(setup.Import, setup.import_sheets, "Import characters and opponents from JSON", gm_only=True),
 ]
 
 COMMANDS = command_table(_TABLE)

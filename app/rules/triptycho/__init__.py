@@ -4,7 +4,7 @@ The system keeps its own turn order (`triptycho.initiative`, `triptycho.order`, 
 that an adversary no player's character can see is never named in the order or the log (TP-I-6).
 """
 
-from app.rules.system import SystemPart
+from app.rules.contract.part import SystemPart, state_view
 from app.rules.triptycho.commands import COMMANDS
 from app.rules.triptycho.demo import DEMO
 from app.rules.triptycho.options import options
@@ -26,7 +26,7 @@ SYSTEM = SystemPart(
     initial_ext=initial_ext,
     parse_setup=parse_setup,
     options=options,
-    view=view,
+    view=state_view(view),
     owns_initiative=True,
     conceals=concealed,
     board_spot=spot_seen,

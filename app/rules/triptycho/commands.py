@@ -2,46 +2,49 @@
 
 from __future__ import annotations
 
-from app.rules.system import CommandRow, command_table
-from app.rules.triptycho import cmd_combat, cmd_maps, cmd_setup, cmd_turn
+from app.rules.contract.commands import CommandSpec, command, command_table
+from app.rules.triptycho import cmd_combat, cmd_gm, cmd_maps, cmd_move, cmd_setup, cmd_turn
 
-# (model, decide, summary, gm_only, rolls)
-_TABLE: list[CommandRow] = [
-    (cmd_maps.SaveMap, cmd_maps.save_map, "Save a battle map", True, False),
-    (cmd_maps.DeleteMap, cmd_maps.delete_map, "Delete a saved map", True, False),
-    (cmd_maps.LoadMap, cmd_maps.load_map, "Put a saved map on the table", True, False),
-    (cmd_maps.SetSection, cmd_maps.set_section, "Change a section's light or water", True, False),
-    (cmd_maps.SetBorder, cmd_maps.set_border, "Change a border", True, False),
-    (cmd_setup.SetUp, cmd_setup.setup, "Set a character's sheet and cards", True, False),
-    (cmd_setup.AddEntity, cmd_setup.add_entity, "Add a character or adversary with its sheet", True, False),
-    (cmd_setup.Import, cmd_setup.import_characters, "Import characters and cards as JSON", True, False),
-    (cmd_setup.Place, cmd_setup.place, "Place a character on the map", True, False),
-    (cmd_setup.Push, cmd_setup.push, "Push a character", True, True),
-    (cmd_setup.SetCondition, cmd_setup.set_condition, "Set or clear a condition", True, False),
-    (cmd_setup.Damage, cmd_setup.damage, "Deal damage or heal", True, True),
-    (cmd_setup.FarBlock, cmd_setup.far_block, "Block a border at a distance", True, False),
-    (cmd_setup.FarUnblock, cmd_setup.far_unblock, "Lower a block at a distance", True, False),
-    (cmd_setup.Deal, cmd_setup.deal, "Shuffle the decks and deal hands", True, True),
-    (cmd_setup.Charge, cmd_setup.charge, "Grant Incantation charges", True, False),
-    (cmd_setup.GrantMove, cmd_setup.grant_move, "Grant a Move", True, False),
-    (cmd_setup.Acrobatics, cmd_setup.acrobatics, "Call for an Acrobatics check", True, True),
-    (cmd_setup.RollInitiative, cmd_setup.roll_initiative, "Roll initiative", True, True),
-    (cmd_turn.Draw, cmd_turn.draw, "Draw to start the turn", False, True),
-    (cmd_turn.Strategy, cmd_turn.strategy, "Use the Strategy Phase", False, True),
-    (cmd_turn.RaiseBlock, cmd_turn.raise_block, "Block a border", False, False),
-    (cmd_turn.LowerBlock, cmd_turn.lower_block, "Lower a block", False, False),
-    (cmd_turn.Pass, cmd_turn.pass_phase, "Skip a phase", False, False),
-    (cmd_turn.Incant, cmd_turn.incant, "Begin incanting", False, False),
-    (cmd_turn.Discard, cmd_turn.discard, "Discard and end the turn", False, False),
-    (cmd_turn.Next, cmd_turn.next_turn_cmd, "Move the turn order on", False, False),
-    (cmd_turn.Order, cmd_turn.order, "Set the turn order by hand", True, False),
-    (cmd_turn.Move, cmd_turn.move, "Move", False, True),
-    (cmd_turn.Climb, cmd_turn.climb, "Climb", False, True),
-    (cmd_turn.LetGo, cmd_turn.let_go, "Let go while climbing", False, True),
-    (cmd_turn.Dive, cmd_turn.dive, "Dive or surface", False, False),
-    (cmd_combat.Act, cmd_combat.act, "Play an Action", False, True),
-    (cmd_combat.React, cmd_combat.react, "Choose a Reaction", False, True),
-    (cmd_combat.Intercept, cmd_combat.intercept, "Intercept an attack", False, True),
+_TABLE: list[CommandSpec] = [
+    command(cmd_maps.SaveMap, cmd_maps.save_map, "Save a battle map", gm_only=True),
+    command(cmd_maps.DeleteMap, cmd_maps.delete_map, "Delete a saved map", gm_only=True),
+    command(cmd_maps.LoadMap, cmd_maps.load_map, "Put a saved map on the table", gm_only=True),
+    command(cmd_maps.SetSection, cmd_maps.set_section, "Change a section's light or water", gm_only=True),
+    command(cmd_maps.SetBorder, cmd_maps.set_border, "Change a border", gm_only=True),
+    command(cmd_setup.SetUp, cmd_setup.setup, "Set a character's sheet and cards", gm_only=True),
+    command(
+        cmd_setup.AddEntity, cmd_setup.add_entity, "Add a character or adversary with its sheet", gm_only=True
+    ),
+    command(
+        cmd_setup.Import, cmd_setup.import_characters, "Import characters and cards as JSON", gm_only=True
+    ),
+    command(cmd_gm.Place, cmd_gm.place, "Place a character on the map", gm_only=True),
+    command(cmd_gm.Push, cmd_gm.push, "Push a character", gm_only=True, rolls=True),
+    command(cmd_gm.SetCondition, cmd_gm.set_condition, "Set or clear a condition", gm_only=True),
+    command(cmd_gm.Damage, cmd_gm.damage, "Deal damage or heal", gm_only=True, rolls=True),
+    command(cmd_gm.FarBlock, cmd_gm.far_block, "Block a border at a distance", gm_only=True),
+    command(cmd_gm.FarUnblock, cmd_gm.far_unblock, "Lower a block at a distance", gm_only=True),
+    command(cmd_gm.Deal, cmd_gm.deal, "Shuffle the decks and deal hands", gm_only=True, rolls=True),
+    command(cmd_gm.Charge, cmd_gm.charge, "Grant Incantation charges", gm_only=True),
+    command(cmd_gm.GrantMove, cmd_gm.grant_move, "Grant a Move", gm_only=True),
+    command(cmd_gm.Acrobatics, cmd_gm.acrobatics, "Call for an Acrobatics check", gm_only=True, rolls=True),
+    command(cmd_gm.RollInitiative, cmd_gm.roll_initiative, "Roll initiative", gm_only=True, rolls=True),
+    command(cmd_turn.Draw, cmd_turn.draw, "Draw to start the turn", rolls=True),
+    command(cmd_turn.Strategy, cmd_turn.strategy, "Use the Strategy Phase", rolls=True),
+    command(cmd_turn.RaiseBlock, cmd_turn.raise_block, "Block a border"),
+    command(cmd_turn.LowerBlock, cmd_turn.lower_block, "Lower a block"),
+    command(cmd_turn.Pass, cmd_turn.pass_phase, "Skip a phase"),
+    command(cmd_turn.Incant, cmd_turn.incant, "Begin incanting"),
+    command(cmd_turn.Discard, cmd_turn.discard, "Discard and end the turn"),
+    command(cmd_turn.Next, cmd_turn.next_turn_cmd, "Move the turn order on"),
+    command(cmd_turn.Order, cmd_turn.order, "Set the turn order by hand", gm_only=True),
+    command(cmd_move.Move, cmd_move.move, "Move", rolls=True),
+    command(cmd_move.Climb, cmd_move.climb, "Climb", rolls=True),
+    command(cmd_move.LetGo, cmd_move.let_go, "Let go while climbing", rolls=True),
+    command(cmd_move.Dive, cmd_move.dive, "Dive or surface"),
+    command(cmd_combat.Act, cmd_combat.act, "Play an Action", rolls=True),
+    command(cmd_combat.React, cmd_combat.react, "Choose a Reaction", rolls=True),
+    command(cmd_combat.Intercept, cmd_combat.intercept, "Intercept an attack", rolls=True),
 ]
 
 COMMANDS = command_table(_TABLE)

@@ -15,7 +15,7 @@ from app.rules.system import Band, Option, Viewer
 from app.rules.triptycho import combat, flow, odds
 from app.rules.triptycho.board import index
 from app.rules.triptycho.cards import Card, base_reaction, parse_dice
-from app.rules.triptycho.cmd_turn import mover_of
+from app.rules.triptycho.cmd_move import mover_of
 from app.rules.triptycho.movement import blocked, reachable
 from app.rules.triptycho.paths import routes_within
 from app.rules.triptycho.state import Entity, Settings, TriptychoState, ext_of, settings_of

@@ -1,4 +1,8 @@
-"""Reducers for `triptycho.*` events (and the campaign events Triptycho follows): no checks, no dice."""
+"""Reducers for `triptycho.*` events (and the campaign events Triptycho follows): no checks, no dice.
+
+The section maps' reducers are in `map_reducers`, the campaign events' in `follows`; the table here
+names them all.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,14 @@ from typing import Any
 from app.rules.campaign.state import CampaignState, close_prompt, open_prompt
 from app.rules.system import Event
 from app.rules.triptycho import events as _payloads  # noqa: F401  (registers this part's payload models)
-from app.rules.triptycho.board import BattleMap, Border, Section, index
+from app.rules.triptycho.follows import encounter_ended, encounter_started, participant_removed
+from app.rules.triptycho.map_reducers import (
+    border_changed,
+    map_deleted,
+    map_loaded,
+    map_saved,
+    section_changed,
+)
 from app.rules.triptycho.state import (
     Attack,
     Block,
@@ -48,53 +59,6 @@ def _entity(fn: Callable[[Entity, Any], dict[str, Any]]) -> Reducer:
 
 def _turn(ext: TriptychoState, **changes: Any) -> TriptychoState:
     return ext.model_copy(update={"turn": ext.turn.model_copy(update=changes)})
-
-
-# --- maps ------------------------------------------------------------------------------------------
-
-
-def map_saved(ext: TriptychoState, d: Any) -> TriptychoState:
-    m = BattleMap.model_validate(d.map)
-    maps = tuple(x for x in ext.maps if x.id != m.id)
-    return ext.model_copy(update={"maps": (*maps, m)})
-
-
-def map_deleted(ext: TriptychoState, d: Any) -> TriptychoState:
-    return ext.model_copy(update={"maps": tuple(m for m in ext.maps if m.id != d.map)})
-
-
-def map_loaded(ext: TriptychoState, d: Any) -> TriptychoState:
-    off = set(d.unplaced)
-    entities = tuple(
-        e.model_copy(update={"sections": (), "block": None, "climbing": None}) if e.id in off else e
-        for e in ext.entities
-    )
-    return ext.model_copy(
-        update={"board": BattleMap.model_validate(d.map), "entities": entities, "far_blocks": ()}
-    )
-
-
-def section_changed(ext: TriptychoState, d: Any) -> TriptychoState:
-    board = ext.board
-    assert board is not None
-    sections = tuple(s.model_copy(update=d.changes) if s.id == d.section else s for s in board.sections)
-    return ext.model_copy(update={"board": _rebuilt(board, sections, board.borders)})
-
-
-def border_changed(ext: TriptychoState, d: Any) -> TriptychoState:
-    board = ext.board
-    assert board is not None
-    new = d.border
-    pair = {new.a, new.b}
-    borders = (*(b for b in board.borders if {b.a, b.b} != pair), new)
-    return ext.model_copy(update={"board": _rebuilt(board, board.sections, borders)})
-
-
-def _rebuilt(board: BattleMap, sections: tuple[Section, ...], borders: tuple[Border, ...]) -> BattleMap:
-    # A new map object gets a new graph index; the shapes were checked when the map was saved.
-    m = board.model_copy(update={"sections": sections, "borders": borders})
-    index(m)
-    return m
 
 
 # --- characters ---------------------------------------------------------------------------------------
@@ -340,54 +304,6 @@ def answered(state: CampaignState, event: Event) -> CampaignState:
 
 def attack_finished(ext: TriptychoState, d: Any) -> TriptychoState:
     return ext.model_copy(update={"attacks": tuple(a for a in ext.attacks if a.id != d.attack)})
-
-
-# --- encounters ---------------------------------------------------------------------------------------------
-
-
-def encounter_started(state: CampaignState, event: Event) -> CampaignState:
-    """A fight starts: its set-up may name a saved map and where each character stands."""
-    ext = ext_of(state)
-    setup = state.encounter(event.payload.encounter).setup or {}
-    board = next((m for m in ext.maps if m.id == setup.get("map")), None)
-    if board is not None:  # a map deleted since the encounter was prepared is simply not loaded
-        ext = ext.model_copy(update={"board": board})
-    known = {s.id for s in ext.board.sections} if ext.board else set()
-    for pid, sections in (setup.get("placements") or {}).items():
-        e = ext.entity(pid)
-        if e is not None and set(sections) <= known:
-            ext = put_entity(ext, e.model_copy(update={"sections": tuple(sections)}))
-    return with_ext(state, ext.model_copy(update={"turn": Turn(), "attacks": ()}))
-
-
-def encounter_ended(state: CampaignState, event: Event) -> CampaignState:
-    """The fight is over: positions, conditions, blocks, incantations and cards in play are cleared;
-    damage stays on the character."""
-    ext = ext_of(state)
-    keep = {"id", "side", "size", "low_light", "darkvision", "light_sensitive", "aquatic", "acrobatics"}
-    keep |= {"initiative", "health", "damage", "uses_deck", "cards", "deck_list"}
-    entities = tuple(Entity.model_validate(e.model_dump(include=keep)) for e in ext.entities)
-    return with_ext(
-        state, ext.model_copy(update={"entities": entities, "turn": Turn(), "attacks": (), "far_blocks": ()})
-    )
-
-
-def participant_removed(state: CampaignState, event: Event) -> CampaignState:
-    ext = ext_of(state)
-    pid = event.payload.participant
-    if ext.entity(pid) is None:
-        return state
-    turn = Turn() if ext.turn.entity == pid else ext.turn
-    return with_ext(
-        state,
-        ext.model_copy(
-            update={
-                "entities": tuple(e for e in ext.entities if e.id != pid),
-                "attacks": tuple(a for a in ext.attacks if a.attacker != pid),
-                "turn": turn,
-            }
-        ),
-    )
 
 
 def log_only(state: CampaignState, event: Event) -> CampaignState:

@@ -1,0 +1,74 @@
+"""The Roller protocol and its three rollers: every roll in Fray goes through one, so the rules stay pure.
+
+The server rolls with SecureRoller, physical-dice campaigns and tests hand faces in through ManualRoller,
+benchmarks and demos replay with SeededRoller.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+from typing import Protocol
+
+from app.rules.errors import InputError
+
+
+class Roller(Protocol):
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        """The faces (1..sides) of `count` physical dice."""
+        ...
+
+
+class SecureRoller:
+    """The server's dice: the operating system's secure random source."""
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return tuple(secrets.randbelow(sides) + 1 for _ in range(count))
+
+
+class SeededRoller:
+    """Repeatable dice for benchmarks and demos."""
+
+    def __init__(self, seed: int | str = 0):
+        self._random = random.Random(seed)
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        return tuple(self._random.randint(1, sides) for _ in range(count))
+
+
+class ManualRoller:
+    """Faces typed in from physical dice (and the dice of tests), handed out in order.
+
+    Each face is checked against the die it stands for; `finish()` checks none is left over.
+    """
+
+    def __init__(self, faces: Iterable[int]):
+        self._faces = list(faces)
+        self._used = 0
+
+    @property
+    def used(self) -> int:
+        return self._used
+
+    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
+        if self._used + count > len(self._faces):
+            raise InputError(
+                f"Not enough dice: this roll needs at least {self._used + count} "
+                f"{'face' if self._used + count == 1 else 'faces'} and "
+                f"{len(self._faces)} {'was' if len(self._faces) == 1 else 'were'} entered."
+            )
+        faces = tuple(self._faces[self._used : self._used + count])
+        for face in faces:
+            if not 1 <= face <= sides:
+                raise InputError(f"{face} is not a face of a d{sides}: enter a number from 1 to {sides}.")
+        self._used += count
+        return faces
+
+    def finish(self) -> None:
+        if self._used < len(self._faces):
+            raise InputError(
+                f"You entered {len(self._faces)} dice, but this roll uses {self._used}."
+                if self._used
+                else "This action rolls no dice: leave the dice out."
+            )
