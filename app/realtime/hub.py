@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.websockets import WebSocket
-
 from app.realtime import render
+from app.realtime.conn import Conn
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
@@ -31,7 +30,6 @@ from app.store.states import StateCache
 
 logger = logging.getLogger("fray.hub")
 
-QUEUE_LIMIT = 64  # messages a socket may have waiting before we drop it (it reconnects and catches up)
 # A push gives the loop back after holding it this long (between two views): another table's step waits
 # at most about this much for each slice of a big table's push.
 HOLD_LOOP_S = 0.001
@@ -39,89 +37,6 @@ HOLD_LOOP_S = 0.001
 # go (about 2-3 ms), not queued behind other work once per millisecond.
 VIEWS_BEFORE_YIELD = 8
 MAX_CATCHUP = 500  # events a JSON socket is sent on resume; further behind, it is told to reload
-
-
-@dataclass
-class Close:
-    code: int
-    reason: str
-
-
-class Conn:
-    """One socket: whose seat, which page, what it has been sent, and its own send queue."""
-
-    def __init__(
-        self, ws: WebSocket, seat_id: str, role: str, page: str, fmt: str, preview: str | None = None
-    ):
-        self.ws = ws
-        self.seat_id = seat_id
-        self.role = role
-        self.page = page
-        self.fmt = fmt
-        self.preview = preview
-        self.seq = 0
-        self.synced_key: tuple | None = None  # the view whose last render this socket shows
-        self.queue: asyncio.Queue[str | Close] = asyncio.Queue(maxsize=QUEUE_LIMIT)
-        self.closed = False
-        self.sender: asyncio.Task | None = None
-        self.sending = False  # the sender task has a message in flight
-        # `fray serve`'s protocol can write a message at once when nothing is queued (app/web/ws_protocol.py)
-        self.send_now = getattr(ws, "scope", {}).get("extensions", {}).get("fray.send_now")
-
-    def viewer(self, state: CampaignState) -> Viewer:
-        if self.page == "table":
-            return Viewer(role="spectator")
-        if self.preview:
-            return state.viewer_for(self.preview, "player")
-        return state.viewer_for(self.seat_id, self.role)
-
-    def who(self) -> tuple:
-        """What decides this socket's viewer: sockets that agree see the same thing."""
-        return ("table",) if self.page == "table" else (self.seat_id, self.role, self.preview)
-
-    def key(self, state: CampaignState) -> tuple:
-        return (self.page, self.fmt, self.viewer(state).key)
-
-    def push(self, message: str) -> None:
-        if self.closed:
-            return
-        if self.send_now is not None and not self.sending and self.queue.empty() and self.send_now(message):
-            return  # written now, in order: nothing was waiting before it
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.close(1013, "Too far behind: reconnecting.", stuck=True)
-
-    def close(self, code: int, reason: str, stuck: bool = False) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        # What is still queued is stale for a socket we are closing: drop it so the close goes out now.
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        close_now = (
-            getattr(self.ws, "scope", {}).get("extensions", {}).get("fray.close_now") if stuck else None
-        )
-        if close_now is not None:
-            # The sender is waiting on a peer that does not read: a queued close would wait behind it.
-            if self.sender is not None:
-                self.sender.cancel()
-            close_now(code, reason)
-            return
-        self.queue.put_nowait(Close(code, reason))
-
-    async def send_loop(self) -> None:
-        try:
-            while True:
-                message = await self.queue.get()
-                self.sending = True
-                if isinstance(message, Close):
-                    await self.ws.close(code=message.code, reason=message.reason)
-                    return
-                await self.ws.send_text(message)
-                self.sending = False
-        except Exception:  # the peer went away; the receive loop ends the connection
-            self.closed = True
 
 
 @dataclass

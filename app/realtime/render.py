@@ -17,7 +17,8 @@ from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoe
 from jinja2_fragments import render_block
 from markupsafe import Markup
 
-from app.realtime.blocks import BlockMemo, digest, mentions, names_read
+from app.realtime.blocks import BlockMemo, digest
+from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import fraction_text

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ValidationError
@@ -23,7 +22,6 @@ from app.rules.contract.viewer import Viewer, can_see, widest
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
 from app.rules.log import LogEntries, log_entries
-from app.rules.map import view as map_view
 from app.rules.map.part import PART as MAP
 
 # Identity and bookkeeping events that "undo the last action" steps over.
@@ -91,10 +89,6 @@ def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[st
     return out
 
 
-def _map_view(request: ViewRequest) -> dict[str, Any]:
-    return map_view.view(request.state, request.state, request.viewer, request.scene)
-
-
 class Game:
     def __init__(self, system: SystemPart):
         self.system = system
@@ -107,10 +101,8 @@ class Game:
             view=self._core_view,
             view_key=None,
         )
-        # The map's view, given here until app/rules/map/part.py (another change's file) names it itself.
-        board = replace(MAP, view=_map_view, view_key="map")
         self.parts: tuple[SystemPart, ...] = (
-            (core, board, CHAT, GENERIC) if system is GENERIC else (core, board, CHAT, GENERIC, system)
+            (core, MAP, CHAT, GENERIC) if system is GENERIC else (core, MAP, CHAT, GENERIC, system)
         )
         self.commands: dict[str, CommandSpec] = {}
         self.reducers: dict[str, tuple[Reducer, ...]] = {}

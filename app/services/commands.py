@@ -127,36 +127,18 @@ def _on_cache(
     """The quick way: no read. Raises SeqTaken when the cache was stale or the command_id was used, and
     _Recheck when there is no cached state or the command is refused (it may be refused only on a stale
     state, or be a repeat whose first result is owed)."""
-    cid = seat.campaign_id
     with writing as conn:
-        state = fray.states.get(cid)
+        state = fray.states.get(seat.campaign_id)
         if state is None:
             raise _Recheck
         try:
-            known = state.seat(seat.seat_id)
-            if known is not None and known.revoked:
-                raise _Recheck
-            actor = state.viewer_for(seat.seat_id, seat.role)
-            roller = _roller(fray, state, spec, command)
-            new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
-            if isinstance(roller, ManualRoller):
-                roller.finish()
+            return decide_and_append(fray, conn, game, state, seat, spec, command)
         except RuleError:
             raise _Recheck from None
-        if not new_events:
-            raise _Recheck
-        events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
-        conn.commit()
-        _committed(fray, new_state, events)  # before the next writer of this process takes its turn
-    return CommandResult(new_state.seq, events, new_state, game)
-
-
-def _committed(fray: Fray, state: CampaignState, events: list[Event]) -> None:
-    fray.states.put(state)  # this process's sockets are pushed from memory
-    fray.states.remember(state.id, events)
 
 
 def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command: Command) -> CommandResult:
+    """The careful way: the log's end read, the command_id looked up (a repeat gets its first result)."""
     cid = seat.campaign_id
     with fray.db.write_core(cid) as conn:
         state = fray.states.current(conn, game, cid)
@@ -167,17 +149,32 @@ def _attempt(fray: Fray, game: Game, seat: SeatAuth, spec: CommandSpec, command:
                 if by != seat.seat_id:
                     raise RuleError("That command_id was already used by another seat: choose a fresh one.")
                 return CommandResult(events[-1].seq, events, state, game, repeated=True)
-        known = state.seat(seat.seat_id)
-        if known is not None and known.revoked:  # another process removed it since it was authenticated
-            raise SeatGone("This seat was removed from the table.")
-        actor = state.viewer_for(seat.seat_id, seat.role)
-        roller = _roller(fray, state, spec, command)
-        new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
-        if isinstance(roller, ManualRoller):
-            roller.finish()
-        events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
-        conn.commit()
-        _committed(fray, new_state, events)
+        return decide_and_append(fray, conn, game, state, seat, spec, command)
+
+
+def decide_and_append(
+    fray: Fray,
+    conn: Connection,
+    game: Game,
+    state: CampaignState,
+    seat: SeatAuth,
+    spec: CommandSpec,
+    command: Command,
+) -> CommandResult:
+    """The one write of a command, either way it came: the seat still there, its dice, the rules decide,
+    the events appended and committed, this process's cache told before the next writer's turn."""
+    known = state.seat(seat.seat_id)
+    if known is not None and known.revoked:  # another process removed it since it was authenticated
+        raise SeatGone("This seat was removed from the table.")
+    actor = state.viewer_for(seat.seat_id, seat.role)
+    roller = _roller(fray, state, spec, command)
+    new_events = game.decide(state, command, Ctx(roller=roller, actor=actor))
+    if isinstance(roller, ManualRoller):
+        roller.finish()
+    events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
+    conn.commit()
+    fray.states.put(new_state)  # this process's sockets are pushed from memory
+    fray.states.remember(new_state.id, events)
     return CommandResult(new_state.seq, events, new_state, game)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.realtime.hub import QUEUE_LIMIT, Close, Conn
+from app.realtime.conn import QUEUE_LIMIT, Close, Conn
 
 
 class StuckSocket:

@@ -12,8 +12,11 @@ from typing import Literal
 from pydantic import Field
 
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.commands import Command, Ctx, command, command_table
+from app.rules.contract.envelope import NewEvent
+from app.rules.contract.validation import CONTROL
+from app.rules.contract.viewer import seats_audience
 from app.rules.errors import Forbidden, InputError, RuleError
-from app.rules.system import CONTROL, Command, Ctx, NewEvent, command_table, seats_audience
 
 MAX_TEXT = 500
 
@@ -65,4 +68,4 @@ def say(state: CampaignState, cmd: Say, ctx: Ctx) -> list[NewEvent]:
     return [NewEvent(type="chat.said", data=data, audience=audience)]
 
 
-COMMANDS = command_table([(Say, say, "Say something to the table", False, False)])
+COMMANDS = command_table([command(Say, say, "Say something to the table")])

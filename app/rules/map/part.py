@@ -1,9 +1,18 @@
 """The map as one more layer of every campaign's rules (after the core, before the game)."""
 
+from typing import Any
+
+from app.rules.contract.part import SystemPart, ViewRequest
+from app.rules.map import view
 from app.rules.map.commands import COMMANDS
 from app.rules.map.reducers import REDUCERS
 from app.rules.map.view import DESCRIBERS, EVENT_VIEWS
-from app.rules.system import SystemPart
+
+
+def _view(request: ViewRequest) -> dict[str, Any]:
+    """The map as this viewer sees it, under `map` (its characters as the game lets the viewer see them)."""
+    return view.view(request.state, request.state, request.viewer, request.scene)
+
 
 PART = SystemPart(
     key="map",
@@ -13,4 +22,6 @@ PART = SystemPart(
     reducers=REDUCERS,
     describers=DESCRIBERS,
     event_views=EVENT_VIEWS,
+    view=_view,
+    view_key="map",
 )
