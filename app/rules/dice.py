@@ -19,8 +19,6 @@ from app.rules.errors import InputError
 # Every decider and test says `dice.ManualRoller`: the rollers stay reachable here.
 from app.rules.rollers import ManualRoller as ManualRoller
 from app.rules.rollers import Roller as Roller
-from app.rules.rollers import SecureRoller as SecureRoller
-from app.rules.rollers import SeededRoller as SeededRoller
 
 MAX_DICE = 100
 MAX_SIDES = 1000

@@ -1,13 +1,13 @@
-"""The Roller protocol and its three rollers: every roll in Fray goes through one, so the rules stay pure.
+"""The Roller protocol, and the roller of faces handed in: every roll in Fray goes through a Roller, so the
+rules stay pure.
 
-The server rolls with SecureRoller, physical-dice campaigns and tests hand faces in through ManualRoller,
-benchmarks and demos replay with SeededRoller.
+Physical-dice campaigns and tests hand faces in through ManualRoller. The rollers that draw randomness
+(the server's SecureRoller, the benchmarks' and demos' SeededRoller) are sources of the outside world and
+live with the services (app/services/rollers.py), which inject them.
 """
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Iterable
 from typing import Protocol
 
@@ -18,23 +18,6 @@ class Roller(Protocol):
     def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
         """The faces (1..sides) of `count` physical dice."""
         ...
-
-
-class SecureRoller:
-    """The server's dice: the operating system's secure random source."""
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return tuple(secrets.randbelow(sides) + 1 for _ in range(count))
-
-
-class SeededRoller:
-    """Repeatable dice for benchmarks and demos."""
-
-    def __init__(self, seed: int | str = 0):
-        self._random = random.Random(seed)
-
-    def roll(self, sides: int, count: int = 1) -> tuple[int, ...]:
-        return tuple(self._random.randint(1, sides) for _ in range(count))
 
 
 class ManualRoller:

@@ -6,9 +6,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.realtime.broker import Broker
-from app.rules.dice import Roller, SecureRoller
+from app.rules.dice import Roller
 from app.services.auth import SeatCache
 from app.services.rate_limits import Buckets, MemoryBuckets
+from app.services.rollers import SecureRoller
 from app.settings import Settings
 from app.store.db import Database
 from app.store.states import StateCache

@@ -25,8 +25,8 @@ from pydantic import BaseModel
 
 from app.demo import _with_seats, create_demo
 from app.rules import registry
-from app.rules.dice import SeededRoller
 from app.rules.system import CommandSpec
+from app.services.rollers import SeededRoller
 from tests.helpers import Seat, Table
 
 SYSTEMS = list(registry.systems())

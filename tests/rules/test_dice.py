@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.rules import dice
-from app.rules.dice import ManualRoller, SecureRoller, SeededRoller
+from app.rules.dice import ManualRoller
 from app.rules.errors import InputError, RuleError
+from app.services.rollers import SecureRoller, SeededRoller
 
 # --- helpers -------------------------------------------------------------------------------------
 

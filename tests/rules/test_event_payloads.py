@@ -14,11 +14,11 @@ import pytest
 from app.demo import _with_seats
 from app.rules import events as payloads
 from app.rules import registry
-from app.rules.dice import SeededRoller
 from app.rules.events import Payload, UnknownEvent
 from app.rules.game import Game
 from app.rules.system import Ctx, Event, Viewer
 from app.services import transfer
+from app.services.rollers import SeededRoller
 
 CORPUS = sorted((Path(__file__).parents[1] / "golden").glob("*/*.fray.json.gz"))  # every corpus
 

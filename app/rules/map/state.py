@@ -11,6 +11,7 @@ from typing import Literal
 
 import numpy as np
 import shapely
+from pydantic import Field
 
 from app.rules.system import Frozen
 
@@ -109,7 +110,9 @@ class MapState(Frozen):
     tokens: tuple[Token, ...] = ()
     shown: str | None = None  # the scene the players see
     open: str | None = None  # the scene the GM is working on (the console shows it)
-    cover_new_scenes: bool = False  # a new scene starts under fog (the GM reveals what the party sees)
+    # A new scene starts under fog (the GM reveals what the party sees). Left out of a dump while off, so a
+    # campaign that never turned it on dumps (snapshots, recorded fingerprints) as it did before it existed.
+    cover_new_scenes: bool = Field(default=False, exclude_if=lambda on: not on)
 
     def scene(self, scene_id: str | None) -> Scene | None:
         return next((s for s in self.scenes if s.id == scene_id), None)

@@ -79,7 +79,10 @@ def view(
             for s in state.map.scenes
         ]
         out["assets"] = [a.model_dump() for a in state.map.assets]
-        out["cover_new_scenes"] = state.map.cover_new_scenes
+        if (
+            state.map.cover_new_scenes
+        ):  # shown only when on, as the state keeps it (the console's box reads it)
+            out["cover_new_scenes"] = True
     if scene is None:
         return out
     sight = Sight(state, viewer, seen)

@@ -220,9 +220,9 @@ def test_TP_I_6_random_play_of_the_demo_never_crashes_refuses_what_it_offers_or_
     answer; every offered command is accepted, and no player's map shows an entity they cannot see."""
     import random
 
-    from app.rules.dice import SeededRoller
     from app.rules.system import Ctx
     from app.rules.triptycho.world import can_see
+    from app.services.rollers import SeededRoller
 
     rnd = random.Random(seed)
     t = run_demo()
