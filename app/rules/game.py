@@ -193,7 +193,7 @@ class Game:
 
     def decide(self, state: CampaignState, command: Command, ctx: Ctx) -> list[NewEvent]:
         spec = self.commands[command.type]
-        if ctx.actor.role == "spectator":
+        if ctx.actor.role == "spectator" and not spec.spectators:
             raise Forbidden("Spectators watch the table; they cannot act.")
         if spec.gm_only and not ctx.actor.is_gm:
             raise Forbidden(f"Only the GM can {spec.summary[0].lower()}{spec.summary[1:]}.")

@@ -1,4 +1,10 @@
-"""Creating campaigns and managing seats: join by invite, watch by spectator link, revoke, rotate."""
+"""Creating campaigns and managing seats: join by invite, watch by spectator link, revoke, rotate.
+
+Joining, watching and revoking are commands (`campaign.seat.*`, decided in app/rules/campaign/seats.py)
+made by this module, never by a client: what is checked here is the invite code and the seat's token.
+They are written through `commands.decide_and_append`, as every command is. Rotating an invite link
+writes no event: the codes are secrets, kept in the campaign's row and never in its log.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from anyio import to_thread
-from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import insert, select, update
 from sqlmodel import col
 
 from app.rules import registry
-from app.rules.errors import Forbidden, InputError, RuleError
+from app.rules.errors import Forbidden, InputError
 from app.rules.system import CONTROL, NewEvent
 from app.services import commands
 from app.services.auth import SeatAuth, hash_token, new_code, new_id, new_token, same
@@ -106,15 +111,10 @@ def create(
     return NewCampaign(cid, NewSeat(cid, seat_id, token, "gm"), invite, spectator)
 
 
-def _campaign(session: Session, campaign_id: str) -> Campaign:
-    campaign = session.get(Campaign, campaign_id)
-    if campaign is None:
-        raise CampaignMissing("There is no such campaign.")
-    return campaign
-
-
 def join(fray: Fray, campaign_id: str, code: str, name: str | None, role: str = "player") -> NewSeat:
-    """Take a seat with an invite (player) or spectator code; the join is an event everyone sees."""
+    """Take a seat with an invite (player) or spectator code; the join is an event everyone sees. The code
+    and the seat's token are checked and kept here; whether the seat may be taken is the rules'
+    (`campaign.seat.join` / `campaign.seat.watch`, app/rules/campaign/seats.py)."""
     default = "Table" if role == "spectator" else None
     name = clean_name(name, default=default)
     clean_name(code, what="The invite code", limit=200)  # a NUL here would reach the database
@@ -123,53 +123,55 @@ def join(fray: Fray, campaign_id: str, code: str, name: str | None, role: str = 
 
 
 def _join(fray: Fray, campaign_id: str, code: str, name: str, role: str, seat_id: str, token: str) -> NewSeat:
-    with fray.db.write() as session:
-        campaign = _campaign(session, campaign_id)
+    with fray.db.write_core(campaign_id) as conn:
+        campaign = conn.execute(
+            select(col(Campaign.system), col(Campaign.invite_code), col(Campaign.spectator_code)).where(
+                col(Campaign.id) == campaign_id
+            )
+        ).one_or_none()
+        if campaign is None:
+            raise CampaignMissing("There is no such campaign.")
         expected = campaign.invite_code if role == "player" else campaign.spectator_code
         if not same(code or "", expected):
             raise Forbidden("That invite link is not valid any more: ask the GM for a fresh one.")
         game = registry.game(campaign.system)
-        state = fray.states.current(session, game, campaign_id)
-        if role == "player" and any(
-            s.name.casefold() == name.casefold() and not s.revoked and s.role != "spectator"
-            for s in state.seats
-        ):
-            raise RuleError(f"Someone at this table is already called {name}: pick another name.")
-        session.add(
-            Seat(id=seat_id, campaign_id=campaign_id, role=role, name=name, token_hash=hash_token(token))
+        type_ = "campaign.seat.join" if role == "player" else "campaign.seat.watch"
+        spec, command = game.parse({"type": type_, "seat": seat_id, "name": name}, internal=True)
+        state = fray.states.current(conn, game, campaign_id)
+        # The seat's token, in the same write as its event: a refusal takes both back.
+        conn.execute(
+            insert(Seat).values(
+                id=seat_id,
+                campaign_id=campaign_id,
+                role=role,
+                name=name,
+                token_hash=hash_token(token),
+                created_at=datetime.now(UTC),
+            )
         )
-        session.flush()
-        joined = NewEvent(
-            type="campaign.seat_joined", data={"seat": {"id": seat_id, "name": name, "role": role}}
-        )
-        _, new_state = commands.append(fray, session, game, state, [joined], seat_id)
-    fray.states.put(new_state)
-    return NewSeat(campaign_id, seat_id, token, role, new_state.seq)
+        newcomer = SeatAuth(seat_id, campaign_id, role, name, game.key)
+        result = commands.decide_and_append(fray, conn, game, state, newcomer, spec, command)
+    return NewSeat(campaign_id, seat_id, token, role, result.seq)
 
 
 def revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
-    if not gm.is_gm:
-        raise Forbidden("Only the GM can remove a seat.")
-    if seat_id == gm.seat_id:
-        raise RuleError("You cannot remove your own GM seat.")
+    """Remove a seat (`campaign.seat.revoke`, the GM's): its token stops in the same write."""
     return commands.retrying(lambda: _revoke(fray, gm, seat_id))
 
 
 def _revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
     game = registry.game(gm.system)
-    with fray.db.write() as session:
-        seat = session.get(Seat, seat_id)
-        if seat is None or seat.campaign_id != gm.campaign_id:
-            raise RuleError("There is no such seat at this table.")
-        if seat.revoked_at is not None:
-            raise RuleError(f"{seat.name} was already removed.")
-        session.execute(update(Seat).where(col(Seat.id) == seat_id).values(revoked_at=datetime.now(UTC)))
-        state = fray.states.current(session, game, gm.campaign_id)
-        revoked = NewEvent(type="campaign.seat_revoked", data={"seat": seat_id, "name": seat.name})
-        events, new_state = commands.append(fray, session, game, state, [revoked], gm.seat_id)
-    fray.states.put(new_state)
+    spec, command = game.parse({"type": "campaign.seat.revoke", "seat": seat_id}, internal=True)
+    with fray.db.write_core(gm.campaign_id) as conn:
+        state = fray.states.current(conn, game, gm.campaign_id)
+        conn.execute(
+            update(Seat)
+            .where(col(Seat.id) == seat_id, col(Seat.campaign_id) == gm.campaign_id)
+            .values(revoked_at=datetime.now(UTC))
+        )
+        result = commands.decide_and_append(fray, conn, game, state, gm, spec, command)
     fray.seats.forget(gm.campaign_id, seat_id)
-    return events[-1].seq
+    return result.seq
 
 
 def rotate(fray: Fray, gm: SeatAuth, which: str = "invite") -> str:

@@ -1,4 +1,5 @@
-"""Campaign commands (`campaign.*`): participants, seats' characters, encounters, settings, undo."""
+"""Campaign commands (`campaign.*`): participants, seats' characters, encounters, settings, undo; seats
+themselves (joining, watching, removing) are in `seats.py`."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from app.rules.campaign import seats
 from app.rules.campaign.state import CampaignState, Participant, new_id
+from app.rules.contract.commands import command, command_table
 from app.rules.errors import RuleError
-from app.rules.system import Command, CommandSpec, Ctx, Decide, NewEvent, audience_of
+from app.rules.system import Command, CommandSpec, Ctx, NewEvent, audience_of
 
 Name = Field(min_length=1, max_length=60)
 Notes = Field(default="", max_length=4000)
@@ -344,22 +347,20 @@ def specs(
         merged = None if cmd.settings is None else parse_settings({**state.settings, **cmd.settings})
         return change_settings(state, cmd, ctx, merged)
 
-    table: list[tuple[type[Command], Decide, str]] = [
-        (AddParticipant, add_participant, "Add a character"),
-        (UpdateParticipant, update_participant, "Change a character"),
-        (RemoveParticipant, remove_participant, "Remove a character"),
-        (AssignParticipant, assign_participant, "Hand a character to a seat"),
-        (SetHidden, set_hidden, "Hide or reveal a character"),
-        (PrepareEncounter, prepare, "Prepare an encounter"),
-        (UpdateEncounter, update, "Change an encounter"),
-        (StartEncounter, start_encounter, "Start an encounter"),
-        (EndEncounter, end_encounter, "End the encounter"),
-        (RemoveEncounter, remove_encounter, "Remove a prepared encounter"),
-        (ChangeSettings, settings, "Change the campaign's settings"),
-        (Undo, undo, "Undo the last action"),
-    ]
-    out: dict[str, CommandSpec] = {}
-    for model, decide, summary in table:
-        type_ = model.model_fields["type"].default
-        out[type_] = CommandSpec(type=type_, model=model, decide=decide, summary=summary, gm_only=True)
-    return out
+    table = command_table(
+        [
+            command(AddParticipant, add_participant, "Add a character", gm_only=True),
+            command(UpdateParticipant, update_participant, "Change a character", gm_only=True),
+            command(RemoveParticipant, remove_participant, "Remove a character", gm_only=True),
+            command(AssignParticipant, assign_participant, "Hand a character to a seat", gm_only=True),
+            command(SetHidden, set_hidden, "Hide or reveal a character", gm_only=True),
+            command(PrepareEncounter, prepare, "Prepare an encounter", gm_only=True),
+            command(UpdateEncounter, update, "Change an encounter", gm_only=True),
+            command(StartEncounter, start_encounter, "Start an encounter", gm_only=True),
+            command(EndEncounter, end_encounter, "End the encounter", gm_only=True),
+            command(RemoveEncounter, remove_encounter, "Remove a prepared encounter", gm_only=True),
+            command(ChangeSettings, settings, "Change the campaign's settings", gm_only=True),
+            command(Undo, undo, "Undo the last action", gm_only=True),
+        ]
+    )
+    return {**table, **seats.COMMANDS}

@@ -65,6 +65,7 @@ class CommandSpec:
     summary: str = ""
     gm_only: bool = False
     rolls: bool = False  # may take `dice` in a manual-dice campaign
+    spectators: bool = False  # a spectator's seat may make it (every other command refuses them)
     # Not "": made only by the server's own code (Game.parse refuses it from any client), and how to do it.
     internal: str = ""
 
@@ -76,6 +77,7 @@ def command(
     *,
     gm_only: bool = False,
     rolls: bool = False,
+    spectators: bool = False,
     internal: str = "",
 ) -> CommandSpec:
     """A row of a system's command table; its type is the one the model's `type` field defaults to."""
@@ -86,6 +88,7 @@ def command(
         summary=summary,
         gm_only=gm_only,
         rolls=rolls,
+        spectators=spectators,
         internal=internal,
     )
 
