@@ -133,10 +133,11 @@ class Sight:
             return []
         people = {p.id: p for p in self.seen.participants}
         open_ = [t for t in listed if self.own(t) or not _hidden(t, people)]
-        spots = [(t.x, t.y) for t in open_]
-        fogged, seen = scene_fogged(scene, spots), self._in_sight(scene, spots)
+        fogged = scene_fogged(scene, [(t.x, t.y) for t in open_])
+        # Sight is asked of the others alone (a viewer's own tokens are always theirs to see).
+        seen = iter(self._in_sight(scene, [(t.x, t.y) for t in open_ if not self.own(t)]))
         return [
-            t for t, under, s in zip(open_, fogged, seen, strict=True) if self.own(t) or (s and not under)
+            t for t, under in zip(open_, fogged, strict=True) if self.own(t) or (next(seen) and not under)
         ]
 
     def token(self, token: Token) -> bool:
