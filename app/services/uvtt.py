@@ -7,7 +7,8 @@ Pure: bytes in, a `UvttMap` out, and back; no I/O. The format is JSON: `resoluti
 `environment` (`baked_lighting`, `ambient_light` as ARGB hex) and `image` (base64 PNG, WebP or JPEG).
 
 A cell `(cx, cy)` is the image pixel `((cx - origin.x) * ppg, (cy - origin.y) * ppg)`, kept to a hundredth
-of a pixel. Choices the format leaves open (docs/maps.md says them too):
+of a pixel; the grid's offset in pixels is where whole cells fall, `-origin * ppg` (modulo a cell).
+Choices the format leaves open (docs/maps.md says them too):
 
 - Lights: a light's `range` (cells) is its dim radius; its bright radius is `dim * intensity / 2`, the
   intensity taken between 0 and 2 (1, the usual, lights the inner half brightly, as a torch does).
@@ -74,6 +75,7 @@ class UvttMap:
     width: int
     height: int
     grid: float
+    offset: Point = (0.0, 0.0)  # where the grid's lines fall, less than a cell: from map_origin
     walls: tuple[Wall, ...] = ()
     doors: tuple[Door, ...] = ()
     lights: tuple[Light, ...] = ()
@@ -136,6 +138,7 @@ def parse(raw: bytes) -> UvttMap:
         width=max(1, round(sx * ppg)),
         height=max(1, round(sy * ppg)),
         grid=ppg,
+        offset=(round((-ox % 1) * ppg, PRECISION) % ppg, round((-oy % 1) * ppg, PRECISION) % ppg),
         walls=tuple(walls + windows),
         doors=tuple(doors),
         lights=tuple(lights),
@@ -244,6 +247,7 @@ def fitted(found: UvttMap, width: int, height: int) -> UvttMap:
         width=width,
         height=height,
         grid=round(found.grid * reach, PRECISION),
+        offset=at(found.offset),
         walls=tuple(Wall(tuple(at(p) for p in w.points), w.kind) for w in found.walls),
         doors=tuple(Door((at(d.points[0]), at(d.points[1])), d.open) for d in found.doors),
         lights=tuple(
@@ -264,11 +268,13 @@ def fitted(found: UvttMap, width: int, height: int) -> UvttMap:
 
 
 def document(found: UvttMap) -> dict[str, Any]:
-    """The map as a format 0.3 document (origin 0, 0), as Foundry's and Fantasy Grounds' importers read."""
+    """The map as a format 0.3 document, as Foundry's and Fantasy Grounds' importers read: the grid's
+    offset is the map's origin (the grid's lines fall on whole cells)."""
     ppg = found.grid
+    ox, oy = -found.offset[0] / ppg, -found.offset[1] / ppg
 
     def cell(p: Point) -> dict[str, float]:
-        return {"x": p[0] / ppg, "y": p[1] / ppg}
+        return {"x": p[0] / ppg + ox, "y": p[1] / ppg + oy}
 
     def portal(door: Door) -> dict[str, Any]:
         (x1, y1), (x2, y2) = door.points
@@ -292,7 +298,7 @@ def document(found: UvttMap) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "resolution": {
-            "map_origin": {"x": 0, "y": 0},
+            "map_origin": {"x": ox, "y": oy},
             "map_size": {"x": found.width / ppg, "y": found.height / ppg},
             "pixels_per_grid": ppg,
         },

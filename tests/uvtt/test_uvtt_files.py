@@ -41,6 +41,9 @@ def test_map_origin_is_taken_off_every_coordinate():
     found = uvtt.parse(json.dumps(doc).encode())
     assert found.walls[0].points[0] == ((4 + 2) * PPG, (4 - 1) * PPG)
     assert found.doors[0].points[0] == ((7 + 2) * PPG, (4 - 1) * PPG)
+    assert found.offset == (0, 0)  # whole cells: the grid's lines on the cells' edges
+    doc["resolution"]["map_origin"] = {"x": 0.5, "y": -0.25}
+    assert uvtt.parse(json.dumps(doc).encode()).offset == (PPG / 2, PPG / 4)
 
 
 @pytest.mark.parametrize(
@@ -59,6 +62,7 @@ def test_a_round_trip_keeps_every_wall_window_door_with_its_state_and_light():
         width=found.width,
         height=found.height,
         grid=found.grid,
+        offset=(12.5, 40),
         walls=(*found.walls, Wall(((250, 200), (300, 200)), kind="window")),
         doors=(*found.doors, Door(((10.5, 20.25), (60, 20.25)), open=True)),
         lights=(*found.lights, Light(33.33, 66.67, bright=0, dim=75, color="#102030")),
