@@ -112,6 +112,12 @@ def image_version(asset: str, region: shapely.Geometry) -> str:
     return _digest("vision-image", asset, shapely.to_wkb(region))[:20]
 
 
+def image_url_version(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
+    """The `v` of a vision scene's `image_url` for this sight (None when it gets no image)."""
+    region = region_of(state, scene, sight)
+    return image_version(scene.asset, region) if region is not None and scene.asset else None
+
+
 # --- tiles ----------------------------------------------------------------------------------------
 
 
@@ -230,9 +236,11 @@ class VisionImages:
         self._lock = threading.Lock()
 
     def image(
-        self, fray: Fray, campaign_id: str, scene: Scene, region: shapely.Geometry
+        self, fray: Fray, campaign_id: str, scene: Scene, explored: Any, fog: tuple[FogOp, ...]
     ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of the whole image, only the region kept; None without an image."""
+        """(ETag, bytes, media type) of the whole image, only the explored region less the fog kept;
+        None without an image."""
+        region = kept_region(explored, fog, scene.width, scene.height)
         if scene.asset is None or not map_images.holds(fray, campaign_id, scene.asset):
             return None
         etag = image_version(scene.asset, region)
@@ -253,10 +261,18 @@ class VisionImages:
         return etag, made, MIME
 
     def tile(
-        self, fray: Fray, campaign_id: str, scene: Scene, region: shapely.Geometry, tx: int, ty: int
+        self,
+        fray: Fray,
+        campaign_id: str,
+        scene: Scene,
+        explored: Any,
+        fog: tuple[FogOp, ...],
+        tx: int,
+        ty: int,
     ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of one tile, clipped to the region; None off the image, outside the
-        region or without an image."""
+        """(ETag, bytes, media type) of one tile, clipped to the explored region less the fog; None off
+        the image, outside the region or without an image."""
+        region = kept_region(explored, fog, scene.width, scene.height)
         box = tile_box(tx, ty, scene.width, scene.height)
         if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
             return None
