@@ -99,3 +99,61 @@ def document(fmt: float = 0.3, door_closed: bool = True, image_bytes: bytes | No
 
 def dd2vtt(**options: Any) -> bytes:
     return json.dumps(document(**options)).encode()
+
+
+def rooms_document(
+    cells: int, ppg: int, room: int, image_bytes: bytes, segments: int | None = None
+) -> dict[str, Any]:
+    """A big dungeon for the bench: `cells` square, cut into rooms of `room` cells by walls one cell
+    segment each, a gap in the middle of every inner side (every fourth one a closed door), lit. With
+    `segments`, exactly that many wall segments: the inner walls first, then the outer in longer runs."""
+    inner: list[list[tuple[float, float]]] = []
+    portals: list[dict[str, Any]] = []
+    gap, gaps = room // 2, 0
+    for line in range(room, cells, room):
+        for along in range(cells):
+            door = along % room == gap
+            for a, b in (((line, along), (line, along + 1)), ((along, line), (along + 1, line))):
+                if not door:
+                    inner.append([a, b])
+                    continue
+                gaps += 1
+                if gaps % 4 == 0:
+                    portals.append(
+                        {
+                            "position": _xy(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)),
+                            "bounds": [_xy(a), _xy(b)],
+                            "rotation": 0,
+                            "closed": True,
+                            "freestanding": False,
+                        }
+                    )
+    if segments is not None:
+        inner = inner[: max(0, segments - 4)]
+        left = segments - len(inner)  # the outer square, in `left` runs
+        per_side = max(1, left // 4)
+        outer: list[list[tuple[float, float]]] = []
+        corners = [(0, 0), (cells, 0), (cells, cells), (0, cells), (0, 0)]
+        for side in range(4):
+            (x0, y0), (x1, y1) = corners[side], corners[side + 1]
+            runs = per_side + (1 if side < left - 4 * per_side else 0)
+            for i in range(runs):
+                outer.append(
+                    [
+                        (x0 + (x1 - x0) * i / runs, y0 + (y1 - y0) * i / runs),
+                        (x0 + (x1 - x0) * (i + 1) / runs, y0 + (y1 - y0) * (i + 1) / runs),
+                    ]
+                )
+        inner += outer
+    else:
+        inner.append([(0, 0), (cells, 0), (cells, cells), (0, cells), (0, 0)])
+    return {
+        "format": 0.3,
+        "resolution": {"map_origin": _xy((0, 0)), "map_size": _xy((cells, cells)), "pixels_per_grid": ppg},
+        "line_of_sight": [[_xy(p) for p in line] for line in inner],
+        "objects_line_of_sight": [],
+        "portals": portals,
+        "lights": [],
+        "environment": {"baked_lighting": True, "ambient_light": "ffffffff"},
+        "image": base64.b64encode(image_bytes).decode(),
+    }
