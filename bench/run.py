@@ -21,6 +21,7 @@ from bench import (
     map_view,
     odds,
     triptycho_geometry,
+    vision,
 )
 from bench import map as battle_map
 from bench.common import emit, machine_ms
@@ -41,6 +42,7 @@ def main(quick: bool) -> dict:
     board = battle_map.main(quick)
     worst_view = map_view.main()
     exact = odds.main()
+    sight = vision.main(quick)
     phones = bad_network.main(quick)
     machine = [machine_before, machine_ms()]
     emit("machine", machine_ms=machine)
@@ -76,6 +78,9 @@ def main(quick: bool) -> dict:
         "map_view_worst_cold_ms": worst_view["cold_ms_p50"],
         "map_view_worst_warm_ms": worst_view["warm_ms_p50"],
         "odds_cold_worst_ms": exact["worst_ms"],
+        "vision_move_cpu_ms_6_players": sight["move_cpu_ms_6_players"],
+        "vision_kb_per_move": sight["kb_per_move"],
+        "vision_4096_load_kb": sight["load_4096_kb"],
         "stall_noticed_s": phones["stall_noticed_s"],
         "converge_after_cut_s": phones["converge_after_cut_s"],
         "reconnects_per_min_after_recovery": phones["reconnects_per_min_after_recovery"],

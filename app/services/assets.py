@@ -10,7 +10,7 @@ from __future__ import annotations
 from anyio import to_thread
 
 from app.rules.map.sight import ANY_PLAYER, Sight
-from app.services import commands, map_images, reads
+from app.services import commands, map_images, map_tiles, reads
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 
@@ -62,10 +62,36 @@ async def scene_image(fray: Fray, seat: SeatAuth, scene_id: str) -> tuple[str, b
     scene = state.map.scene(scene_id)
     # The players' image, as the map's sight blanks it (the GM asks it for a player's preview).
     viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
-    blanked = Sight(state, viewer).blanked(scene) if scene is not None else None
+    sight = Sight(state, viewer)
+    blanked = sight.blanked(scene) if scene is not None else None
     if scene is None or blanked is None:
         raise reads.NotFound("There is no such scene to show.")
-    made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
+    explored = sight.explored(scene)
+    if explored is None:
+        made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
+    else:  # vision: only what this viewer has explored, less the fog
+        made = await to_thread.run_sync(
+            map_tiles.VISION.image, fray, seat.campaign_id, scene, explored, blanked
+        )
     if made is None:
         raise reads.NotFound("This scene has no image.")
+    return made
+
+
+async def scene_tile(fray: Fray, seat: SeatAuth, scene_id: str, tx: int, ty: int) -> tuple[str, bytes, str]:
+    """One 256-pixel tile of a scene's image as this seat may see it (the GM: as the players see it),
+    decided from the seat, never from the URL's key: (its key, its bytes, its media type)."""
+    _, state = await reads.current_async(fray, seat)
+    scene = state.map.scene(scene_id)
+    viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
+    sight = Sight(state, viewer)
+    blanked = sight.blanked(scene) if scene is not None else None
+    if scene is None or blanked is None:
+        raise reads.NotFound("There is no such scene to show.")
+    explored = sight.explored(scene)
+    made = await to_thread.run_sync(
+        map_tiles.VISION.tile, fray, seat.campaign_id, scene, explored, blanked, tx, ty
+    )
+    if made is None:
+        raise reads.NotFound("Nothing of this tile is yours to see.")
     return made

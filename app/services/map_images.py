@@ -335,6 +335,10 @@ class MaskCache:
                     self._items.popitem(last=False)
         return etag, masked, MASKED_MIME
 
+    def decoded(self, fray: Fray, campaign_id: str, asset_id: str) -> pyvips.Image | None:
+        """The scene's image decoded (kept while in play; call within `image_work`)."""
+        return self._image(fray, campaign_id, asset_id)
+
     def _image(self, fray: Fray, campaign_id: str, asset_id: str) -> pyvips.Image | None:
         with self._lock:
             if asset_id in self._decoded:

@@ -13,11 +13,14 @@ class BodyTooLarge(Exception):
 
 
 def _upload_path(path: str) -> bool:
-    """Files: image uploads (`/api/campaigns/{id}/assets`) and campaign imports."""
+    """Files: image uploads (`/api/campaigns/{id}/assets`), Universal VTT maps
+    (`/api/campaigns/{id}/scenes/uvtt`) and campaign imports."""
     parts = path.strip("/").split("/")
     if path in ("/import", "/api/campaigns/import"):
         return True
-    return len(parts) == 4 and parts[0] == "api" and parts[1] == "campaigns" and parts[3] == "assets"
+    if len(parts) < 4 or parts[0] != "api" or parts[1] != "campaigns":
+        return False
+    return parts[3:] == ["assets"] or parts[3:] == ["scenes", "uvtt"]
 
 
 class BodyLimit:

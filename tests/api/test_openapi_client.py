@@ -22,6 +22,7 @@ package_name_override: {PACKAGE}
 post_hooks: []
 content_type_overrides:
   image/webp: application/octet-stream
+  image/jpeg: application/octet-stream
   application/gzip: application/octet-stream
 """
 

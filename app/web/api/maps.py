@@ -13,7 +13,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from app.rules.map import signals
-from app.services import assets, map_images, map_signals, reads
+from app.services import assets, map_images, map_signals, reads, uvtt_scenes
 from app.web.api.common import api_router
 from app.web.deps import FrayDep, GmDep, SeatDep, limit_seat
 from app.web.schemas import SEATED, UPLOAD_SEATED, Signal
@@ -25,6 +25,36 @@ IMAGE_REPLIES = {
     304: {"description": "Not modified: the copy named by If-None-Match is still current."},
 }
 
+TILE_REPLIES = {
+    **SEATED,
+    200: {
+        "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}},
+        "description": "The tile.",
+    },
+    304: {"description": "Not modified: the copy named by If-None-Match is still current."},
+}
+_ARRAY = {"type": "array", "items": {"type": "object"}}
+UVTT_SCHEMA = {
+    "type": "object",
+    "description": "A Universal VTT file, format 0.3: coordinates in grid cells (docs/maps.md).",
+    "required": ["format", "resolution", "line_of_sight", "portals", "lights", "environment", "image"],
+    "properties": {
+        "format": {"type": "number"},
+        "resolution": {"type": "object"},
+        "line_of_sight": {"type": "array", "items": _ARRAY},
+        "objects_line_of_sight": {"type": "array", "items": _ARRAY},
+        "portals": _ARRAY,
+        "lights": _ARRAY,
+        "environment": {"type": "object"},
+        "fray_windows": {"type": "array", "items": _ARRAY},
+        "image": {"type": "string", "format": "byte"},
+    },
+}
+UVTT_REPLIES = {
+    **SEATED,
+    200: {"content": {"application/json": {"schema": UVTT_SCHEMA}}, "description": "A .dd2vtt file."},
+}
+
 router = api_router("map")
 IMMUTABLE = "private, max-age=31536000, immutable"
 
@@ -32,6 +62,15 @@ IMMUTABLE = "private, max-age=31536000, immutable"
 class UploadedAsset(BaseModel):
     id: str
     url: str
+    width: int
+    height: int
+
+
+class ImportedMap(BaseModel):
+    scene: str
+    walls: int
+    doors: int
+    lights: int
     width: int
     height: int
 
@@ -90,6 +129,58 @@ async def scene_image(
     etag, data, media_type = await assets.scene_image(fray, seat, scene_id)
     cache = IMMUTABLE if v == etag else "private, no-cache"
     return _image(request, data, etag, cache, media_type)
+
+
+@router.get(
+    "/campaigns/{campaign_id}/scenes/{scene_id}/tiles/{tx}/{ty}",
+    response_class=Response,
+    responses=TILE_REPLIES,
+)
+async def scene_tile(
+    campaign_id: str,
+    scene_id: str,
+    tx: int,
+    ty: int,
+    seat: SeatDep,
+    fray: FrayDep,
+    request: Request,
+    v: str | None = None,
+) -> Response:
+    """One 256-pixel tile (column `tx`, row `ty`) of a scene's image as the caller may see it: JPEG, every
+    pixel outside what they have seen, or under fog, black. Decided from the seat; `v` (the view's tile
+    key) only says whether the reply may be cached for good. 404 for a tile with nothing to see."""
+    etag, data, media_type = await assets.scene_tile(fray, seat, scene_id, tx, ty)
+    cache = IMMUTABLE if v == etag else "private, no-cache"
+    return _image(request, data, etag, cache, media_type)
+
+
+@router.post(
+    "/campaigns/{campaign_id}/scenes/uvtt",
+    status_code=201,
+    response_model=ImportedMap,
+    responses=UPLOAD_SEATED,
+)
+async def import_uvtt(
+    campaign_id: str, seat: GmDep, fray: FrayDep, file: Annotated[UploadFile, File()]
+) -> ImportedMap:
+    """Make a scene from a Universal VTT file (`.dd2vtt`, `.uvtt`, `.df2vtt`; multipart field `file`, up
+    to the upload limit): its image checked as an upload is, a new unshown scene with its grid, vision on,
+    and its walls, doors and lights. A file that is not one, is cut short or has no image: 422, nothing
+    kept. Replies the scene's id, what was added and the image's size."""
+    await limit_seat(fray, "uploads", seat.seat_id)
+    raw = await file.read(fray.settings.max_upload_bytes + 1)
+    return ImportedMap(**await uvtt_scenes.import_file(fray, seat, raw, file.filename))
+
+
+@router.get(
+    "/campaigns/{campaign_id}/scenes/{scene_id}/uvtt", response_class=Response, responses=UVTT_REPLIES
+)
+async def export_uvtt(campaign_id: str, scene_id: str, seat: GmDep, fray: FrayDep) -> Response:
+    """A scene as a Universal VTT file (format 0.3; the GM's): its image, walls, doors (open or closed)
+    and lights, for Foundry VTT, Fantasy Grounds and other importers."""
+    data, name = await uvtt_scenes.export_file(fray, seat, scene_id)
+    headers = {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+    return Response(data, media_type="application/json", headers=headers)
 
 
 @router.post("/campaigns/{campaign_id}/signals", status_code=202, response_model=Signal, responses=SEATED)

@@ -1,0 +1,303 @@
+"""A player's image of a scene with vision: only what they may see kept, whole or in 256-pixel tiles.
+
+What a viewer may hold is the map's `Sight.explored(scene)` (None: no vision, the whole scene) less the
+GM's fog. That region is made safe for pixels once (`kept_region`): clipped to the image, eroded by
+`ERODE` pixels and snapped to whole pixels, so that Pillow, which fills a polygon's edge pixels too, never
+keeps a pixel any part of which lies outside it. Every image and tile is made from that one region, and
+named by it: the whole image by a hash of the asset and the region's WKB, a tile by a hash of the asset,
+the tile and the region clipped to the tile. The same region gives the same bytes, so tiles are kept in
+the database's blob table by that name, shared by every player and process: after a one-cell move a phone
+fetches only the tiles whose clipped region changed.
+
+Images and tiles are JPEG (what the players' masked image always was), the blanked pixels black.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import numpy as np
+import pyvips
+import shapely
+from PIL import Image as PILImage
+from PIL import ImageDraw
+from sqlalchemy.exc import IntegrityError
+
+from app.rules.campaign.state import CampaignState
+from app.rules.map.fog import fog_key
+from app.rules.map.sight import Sight
+from app.rules.map.state import FogOp, Scene
+from app.services import map_images
+from app.services.context import Fray
+from app.store.models import AssetBlob
+
+TILE = 256
+ERODE = 2.5  # pixels: the fill's edge pixels (half a pixel), the snap (up to 0.71) and a pixel's corner
+MIME = map_images.MASKED_MIME
+BLANK = (0, 0, 0)
+IMAGES_KEPT = 24
+REGIONS_KEPT = 512
+
+
+# --- the region a viewer may hold -----------------------------------------------------------------
+
+
+def covered(fog: tuple[FogOp, ...], width: int, height: int) -> shapely.Geometry:
+    """The part of the image the GM's fog covers (the last stroke holding a point decides)."""
+    whole = shapely.box(0, 0, width, height)
+    out: shapely.Geometry = shapely.Polygon()
+    for op in fog:
+        if op.rect is not None:
+            x, y, w, h = op.rect
+            shape: shapely.Geometry = shapely.box(x, y, x + w, y + h)
+        elif op.polygon is not None:
+            shape = shapely.make_valid(shapely.polygons(np.asarray(op.polygon, dtype=float)))
+        else:
+            shape = whole
+        out = out.union(shape) if op.op == "cover" else out.difference(shape)
+    return out
+
+
+_REGIONS: OrderedDict[tuple[int, str, int, int], tuple[object, shapely.Geometry]] = OrderedDict()
+_REGIONS_LOCK = threading.Lock()
+
+
+def kept_region(
+    explored: shapely.Geometry | None, fog: tuple[FogOp, ...], width: int, height: int
+) -> shapely.Geometry:
+    """The pixels a viewer's image may hold, safe to fill: (explored, or the whole image) less the fog,
+    clipped, eroded and snapped to whole pixels. Remembered by the explored region's identity (kept alive
+    with it) and the fog's strokes, so the pushes of one state make it once."""
+    key = (id(explored), fog_key(fog), width, height)
+    with _REGIONS_LOCK:
+        hit = _REGIONS.get(key)
+        if hit is not None and hit[0] is explored:
+            return hit[1]
+    region: shapely.Geometry = shapely.box(0, 0, width, height)
+    if explored is not None:
+        region = region.intersection(explored)
+    if any(op.op == "cover" for op in fog):
+        region = region.difference(covered(fog, width, height))
+    region = shapely.set_precision(region.buffer(-ERODE), 1.0)
+    region = shapely.normalize(region)
+    with _REGIONS_LOCK:
+        _REGIONS[key] = (explored, region)
+        while len(_REGIONS) > REGIONS_KEPT:
+            _REGIONS.popitem(last=False)
+    return region
+
+
+def region_of(state: CampaignState, scene: Scene, sight: Sight) -> shapely.Geometry | None:
+    """What this sight may hold of the scene's image, or None when it gets no image of the scene."""
+    fog = sight.blanked(scene)
+    if fog is None or scene.asset is None:
+        return None
+    explored = sight.explored(scene)
+    return kept_region(explored, fog, scene.width, scene.height)
+
+
+def _digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for part in parts:
+        h.update(part.encode() if isinstance(part, str) else part)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def image_version(asset: str, region: shapely.Geometry) -> str:
+    """The key of the whole image holding this region (names neither the asset nor the region)."""
+    return _digest("vision-image", asset, shapely.to_wkb(region))[:20]
+
+
+def image_url_version(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
+    """The `v` of a vision scene's `image_url` for this sight (None when it gets no image)."""
+    region = region_of(state, scene, sight)
+    return image_version(scene.asset, region) if region is not None and scene.asset else None
+
+
+# --- tiles ----------------------------------------------------------------------------------------
+
+
+def tile_box(tx: int, ty: int, width: int, height: int) -> tuple[int, int, int, int] | None:
+    """(x, y, w, h) of a tile inside the image, or None when the tile is off it."""
+    x, y = tx * TILE, ty * TILE
+    if tx < 0 or ty < 0 or x >= width or y >= height:
+        return None
+    return x, y, min(TILE, width - x), min(TILE, height - y)
+
+
+def clipped_tiles(
+    region: shapely.Geometry, width: int, height: int
+) -> list[tuple[int, int, shapely.Geometry]]:
+    """Every tile the region reaches, with the region clipped to it (one vectorised intersection)."""
+    if region.is_empty:
+        return []
+    x0, y0, x1, y1 = region.bounds
+    tiles = [
+        (tx, ty)
+        for ty in range(max(0, int(y0 // TILE)), min(-(-height // TILE), int(y1 // TILE) + 1))
+        for tx in range(max(0, int(x0 // TILE)), min(-(-width // TILE), int(x1 // TILE) + 1))
+    ]
+    if not tiles:
+        return []
+    edges = np.array(
+        [(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE) for tx, ty in tiles], dtype=float
+    )
+    edges[:, 2] = np.minimum(edges[:, 2], width)
+    edges[:, 3] = np.minimum(edges[:, 3], height)
+    shapes = shapely.intersection(region, shapely.box(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3]))
+    return [(tx, ty, s) for (tx, ty), s in zip(tiles, shapes, strict=True) if s.area > 0]
+
+
+def tile_key(asset: str, tx: int, ty: int, clipped: shapely.Geometry) -> str:
+    """A tile's name by its content: the asset, the tile, the region clipped to it (64 hex digits)."""
+    return _digest("vision-tile", asset, f"{tx}/{ty}", shapely.to_wkb(shapely.normalize(clipped)))
+
+
+def tile_urls(state: CampaignState, scene: Scene, sight: Sight) -> list[dict[str, Any]]:
+    """The tiles of the scene's image a viewer may hold, for their view: `[{x, y, w, h, url}]` in image
+    pixels; each URL's `v` names the tile's content, so a tile whose clipped region did not change keeps
+    its URL (and the phone its copy)."""
+    region = region_of(state, scene, sight)
+    if region is None or scene.asset is None:
+        return []
+    out = []
+    for tx, ty, clipped in clipped_tiles(region, scene.width, scene.height):
+        x, y, w, h = tile_box(tx, ty, scene.width, scene.height) or (0, 0, 0, 0)
+        v = tile_key(scene.asset, tx, ty, clipped)[:20]
+        url = f"/api/campaigns/{state.id}/scenes/{scene.id}/tiles/{tx}/{ty}?v={v}"
+        out.append({"x": x, "y": y, "w": w, "h": h, "url": url})
+    return out
+
+
+# --- pixels ---------------------------------------------------------------------------------------
+
+
+def raster(region: shapely.Geometry, x: int, y: int, width: int, height: int) -> bytearray:
+    """One byte a pixel of the box (x, y, width, height): 255 where the region is, 0 elsewhere. A pixel
+    (i, j) is the square [i, i + 1] x [j, j + 1]; Pillow's pixel centres are whole numbers, so the region
+    is moved by half a pixel. Polygons are filled biggest first, each then its holes emptied, so an island
+    inside a hole is drawn after the hole."""
+    shared = bytearray(width * height)
+    if region.is_empty or width <= 0 or height <= 0:
+        return shared
+    canvas = PILImage.frombuffer("L", (width, height), shared, "raw", "L", 0, 1)
+    canvas.readonly = False
+    draw = ImageDraw.Draw(canvas)
+    polygons = sorted(
+        (g for g in shapely.get_parts(region) if isinstance(g, shapely.Polygon) and not g.is_empty),
+        key=lambda g: -g.area,
+    )
+    dx, dy = x + 0.5, y + 0.5
+    for polygon in polygons:
+        draw.polygon([(px - dx, py - dy) for px, py in polygon.exterior.coords], fill=255)
+        for hole in polygon.interiors:
+            draw.polygon([(px - dx, py - dy) for px, py in hole.coords], fill=0)
+    del draw, canvas
+    return shared
+
+
+def raster_whole(region: shapely.Geometry, width: int, height: int) -> bytearray:
+    """`raster` of the whole image, tile by tile from the region clipped to each: the whole image holds
+    exactly the pixels its tiles hold (a hole cut open by a tile's edge fills its edge pixels alike)."""
+    shared = bytearray(width * height)
+    whole = np.frombuffer(shared, dtype=np.uint8).reshape(height, width)
+    for tx, ty, clipped in clipped_tiles(region, width, height):
+        x, y, w, h = tile_box(tx, ty, width, height) or (0, 0, 0, 0)
+        whole[y : y + h, x : x + w] = np.frombuffer(raster(clipped, x, y, w, h), dtype=np.uint8).reshape(h, w)
+    return shared
+
+
+def blanked(image: pyvips.Image, region: shapely.Geometry, x: int | None = None, y: int = 0) -> pyvips.Image:
+    """The whole image (x None), or the tile of it at x, y with the region clipped to that tile, with
+    every pixel outside the region black."""
+    if x is None:
+        kept = raster_whole(region, image.width, image.height)
+    else:
+        kept = raster(region, x, y, image.width, image.height)
+    keep = pyvips.Image.new_from_memory(kept, image.width, image.height, 1, "uchar")
+    return keep.ifthenelse(image, list(BLANK))
+
+
+def blank_outside(image: pyvips.Image, region: shapely.Geometry, x: int | None = None, y: int = 0) -> bytes:
+    """`blanked`, as JPEG: what a player is sent."""
+    return bytes(blanked(image, region, x, y).jpegsave_buffer(Q=map_images.JPEG_QUALITY, keep="none"))
+
+
+class VisionImages:
+    """Whole images by (asset, region), kept in this process; tiles in the blob table, for every process."""
+
+    def __init__(self, size: int = IMAGES_KEPT):
+        self.size = size
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def image(
+        self, fray: Fray, campaign_id: str, scene: Scene, explored: Any, fog: tuple[FogOp, ...]
+    ) -> tuple[str, bytes, str] | None:
+        """(ETag, bytes, media type) of the whole image, only the explored region less the fog kept;
+        None without an image."""
+        region = kept_region(explored, fog, scene.width, scene.height)
+        if scene.asset is None or not map_images.holds(fray, campaign_id, scene.asset):
+            return None
+        etag = image_version(scene.asset, region)
+        with self._lock:
+            if etag in self._items:
+                self._items.move_to_end(etag)
+                return etag, self._items[etag], MIME
+        with map_images.image_work():
+            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
+            if decoded is None:
+                return None
+            made = blank_outside(decoded, region)
+            del decoded
+        with self._lock:
+            self._items[etag] = made
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return etag, made, MIME
+
+    def tile(
+        self,
+        fray: Fray,
+        campaign_id: str,
+        scene: Scene,
+        explored: Any,
+        fog: tuple[FogOp, ...],
+        tx: int,
+        ty: int,
+    ) -> tuple[str, bytes, str] | None:
+        """(ETag, bytes, media type) of one tile, clipped to the explored region less the fog; None off
+        the image, outside the region or without an image."""
+        region = kept_region(explored, fog, scene.width, scene.height)
+        box = tile_box(tx, ty, scene.width, scene.height)
+        if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
+            return None
+        x, y, w, h = box
+        clipped = region.intersection(shapely.box(x, y, x + w, y + h))
+        if clipped.area <= 0:
+            return None
+        key = tile_key(scene.asset, tx, ty, clipped)
+        with fray.db.read() as session:
+            row = session.get(AssetBlob, key)
+            if row is not None:
+                return key[:20], bytes(row.data), row.mime
+        with map_images.image_work():
+            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
+            if decoded is None:
+                return None
+            made = blank_outside(decoded.crop(x, y, w, h), clipped, x, y)
+            del decoded
+        try:
+            with fray.db.write() as session:
+                if session.get(AssetBlob, key) is None:
+                    session.add(AssetBlob(id=key, mime=MIME, width=w, height=h, size=len(made), data=made))
+        except IntegrityError:  # another process made the same tile at the same time: the same bytes
+            pass
+        return key[:20], made, MIME
+
+
+VISION = VisionImages()
