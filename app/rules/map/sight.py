@@ -173,10 +173,6 @@ class Sight:
             return ()
         return scene.fog if self.scene(scene) else None
 
-    def explored(self, scene: Scene) -> object | None:
-        """STUB for branch uvtt (the vision branch's method replaces it): None, no vision applies."""
-        return None
-
 
 def _hidden(token: Token, people: dict[str, Participant]) -> bool:
     """A marker's own flag; a character's token is hidden with its character (one flag), or when this
