@@ -24,7 +24,7 @@ from app.rules.map.walls import TokenSight, polygons_in
 
 EPSILON = 1e-5  # radians either side of a wall's end: the rays that slip past a corner
 CIRCLE_SEGMENTS = 16  # per quarter circle: a range or a light is a 64-gon drawn inside the circle
-MEMO_ENTRIES = 4_000
+MEMO_ENTRIES = 256  # sights a scene object keeps (each a polygon of a few hundred corners)
 TAU = 2 * np.pi
 _MEMO = "_vision"
 

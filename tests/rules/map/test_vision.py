@@ -359,3 +359,15 @@ def test_a_hidden_characters_explored_area_is_not_shared_with_the_party():
     keep = t.state.map.scene(scene)
     assert not Sight(t.state, t.viewer("ann")).explored(keep).contains(shapely.Point(900, 100))
     assert Sight(t.state, t.viewer("ben")).explored(keep).contains(shapely.Point(900, 100))  # his own
+
+
+def test_map_settings_recorded_at_v1_upcast_to_v2_and_replay_to_the_same_map():
+    from app.rules.system import Event
+
+    t = Table().cast()
+    (new,) = t.do("gm", "map.settings", cover_new_scenes=True)
+    old = Event(seq=new.seq, batch=new.batch, type=new.type, data={"cover_new_scenes": True}, version=1)
+    assert old.version == 2 and old.data == {"cover_new_scenes": True}
+    replayed = t.game.replay(None, [*t.events[:-1], old])
+    assert replayed.map == t.state.map and replayed.map.cover_new_scenes
+    assert t.game.describe(old) == "New scenes start under fog."
