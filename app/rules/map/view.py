@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
-from app.rules.map.fog import image_key, region_key
+from app.rules.map.fog import image_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Scene, Token
@@ -29,13 +29,18 @@ def viewer_scene(state: CampaignState, viewer: Viewer, scene_id: str | None = No
 
 
 def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
-    blanked = sight.blanked(scene)
-    if scene.asset is None or blanked is None:
+    """The GM's whole image; a player's masked one, keyed by what it holds: the image under its fog, or
+    on a scene with vision the image masked to what they explored (`Sight.explored`)."""
+    if scene.asset is None or not sight.scene(scene):
         return None
     if sight.everything:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    explored = sight.explored(scene)
-    key = image_key(scene.asset, blanked) if explored is None else region_key(scene.asset, explored)
+    key = sight.explored_key(scene)
+    if key is None:
+        blanked = sight.blanked(scene)
+        if blanked is None:
+            return None
+        key = image_key(scene.asset, blanked)
     return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
 
 
@@ -146,7 +151,7 @@ def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str
     region = sight.seen_region(scene)
     doors = [w for w in scene.walls if w.kind == "door"]
     seen = sight.points(scene, [w.midpoint for w in doors]) if doors else []
-    usable = state.map.players_open_doors
+    usable = state.map.players_open_doors and sight.viewer.role == "player"  # a spectator opens none
     return {
         "vision": True,
         "sight": svg_path(region) if region is not None else "",
