@@ -184,19 +184,34 @@ class Fingerprints:
         self._compared = {}
         self.against = None
 
-    def compare_with(self, last: Fingerprints) -> None:
+    def compare_with(self, last: Fingerprints, reads: Reads | None = None) -> None:
         """Work out, once for the view, which of its keys and context names differ from the viewer's
-        last context: a block that read none of them is unchanged (a set test, not a comparison)."""
+        last context: a block that read none of them is unchanged (a set test, not a comparison).
+
+        `reads`: every key and name the viewer's kept renders read. Only those are compared: a key no
+        block of this page reads (the whole list of the table's characters, on a phone) costs nothing,
+        however long it is. The set test only ever asks about a kept render's own keys and names."""
         if last.context_names is not self.context_names:
             return
         view, old = self.view, last.view
-        keys = {k for k, value in view.items() if k not in old or not _same(old[k], value)}
-        keys.update(k for k in old if k not in view)
         before, now = last.context, self.context
+        if reads is None:
+            keys = {k for k, value in view.items() if k not in old or not _same(old[k], value)}
+            keys.update(k for k in old if k not in view)
+            looked: Any = now
+        else:
+            keys = {
+                k
+                for k in reads.keys
+                if (k in view) != (k in old) or (k in view and not _same(old[k], view[k]))
+            }
+            looked = reads.names
         names = {
             n
-            for n, value in now.items()
-            if n not in CONSTANT and (n not in before or not _same(_decided(before[n]), _decided(value)))
+            for n in looked
+            if n in now
+            and n not in CONSTANT
+            and (n not in before or not _same(_decided(before[n]), _decided(now[n])))
         }
         self.against, self.changed_keys, self.changed_names = last, frozenset(keys), frozenset(names)
 
@@ -251,6 +266,16 @@ class Previous:
 _CONTEXT_NAMES: dict[frozenset[str], frozenset[str]] = {}
 
 
+class Reads:
+    """Every view key and context name a viewer's kept renders read (what its next push compares)."""
+
+    __slots__ = ("keys", "names")
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.names: set[str] = set()
+
+
 class BlockMemo:
     """Renders kept per (template, block), each with what it read.
 
@@ -270,12 +295,13 @@ class BlockMemo:
         self._known: dict[int, tuple[Any, bytes]] = {}
         self._known_seq: Any = None
         self._views: OrderedDict[tuple[Any, ...], Fingerprints] = OrderedDict()  # each viewer's last
+        self._reads: dict[tuple[Any, ...], Reads] = {}  # what each of those viewers' renders read
 
     def view_started(self, viewer: tuple, prints: Fingerprints) -> None:
         """Before a viewer's blocks: what changed since its last context (see `Fingerprints.compare_with`)."""
         last = self._views.get(viewer)
         if last is not None and last is not prints and prints.against is None:
-            prints.compare_with(last)
+            prints.compare_with(last, self._reads.get(viewer))
 
     def view_finished(self, viewer: tuple, prints: Fingerprints) -> None:
         """After every block of a viewer's context: it is the one the next push compares with."""
@@ -283,7 +309,8 @@ class BlockMemo:
         self._views.move_to_end(viewer)
         prints.finished()
         while len(self._views) > KEEP_VIEWERS:
-            self._views.popitem(last=False)
+            gone, _ = self._views.popitem(last=False)
+            self._reads.pop(gone, None)
 
     def prints(self, context: dict[str, Any]) -> Fingerprints:
         """The fingerprints of a view's context, shared by its blocks and its log lines."""
@@ -319,6 +346,11 @@ class BlockMemo:
             used = prints.used(names)
             values = prints.values(keys, used)
             self._previous[mine] = Previous(keys, used, prints.context_names, values, html, prints)
+            reads = self._reads.get(viewer)
+            if reads is None:
+                reads = self._reads[viewer] = Reads()
+            reads.keys.update(keys)
+            reads.names.update(used)
             self._previous.move_to_end(mine)
             while len(self._previous) > KEEP_PER_VIEWER:
                 self._previous.popitem(last=False)

@@ -307,22 +307,24 @@ def page_context(
     recent: list[Event],
     page: str,
     described: dict[int, Any] | None = None,
+    people_kept: dict[Any, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """What every page template gets: the viewer's view and log, never the state itself.
 
-    `described` is shared by the views of one push, so each event's log line is worded once.
+    `described` is shared by the views of one push, so each event's log line is worded once;
+    `people_kept` too, so the players' list of the others is built once (`shared_people`).
     """
     view = game.view(state, viewer)
     participants = view["participants"]
-    own = list(compress(participants, map(_MINE, participants)))  # in C: 200 phones see 200 characters
     player = page == "player"
+    shared = player and not viewer.is_gm
+    others = shared_people(game.as_seen_by(state, viewer), view, people_kept) if shared else None
+    own = _own(participants, viewer, _places(others, people_kept) if others is not None else None)
     return {
         "v": view,
         "log": game.log_entries(state, recent, viewer, described),
-        "people": shared_people(game.as_seen_by(state, viewer), view)
-        if player and not viewer.is_gm
-        else (people(view) if player else None),
+        "people": others if shared else (people(view) if player else None),
         "mine": own_sheets(view, own) if player else None,
         "others": len(participants) - len(own),  # at the table, not mine
         "page": page,
@@ -335,6 +337,36 @@ def page_context(
 
 
 _MINE = methodcaller("get", "mine")
+
+
+def _own(
+    participants: list[dict[str, Any]], viewer: Viewer, places: dict[str, int] | None
+) -> list[dict[str, Any]]:
+    """The viewer's own characters in the view, in its order: found by where each stands in the players'
+    shared list (`places`), a few look-ups however many characters the table has, rather than a pass
+    over all of them for each of 200 phones. Each place is checked; a view that differs goes the long way."""
+    mine = viewer.participants
+    if not mine or viewer.is_gm:
+        return list(compress(participants, map(_MINE, participants))) if viewer.is_gm else []
+    if places is not None:
+        found = sorted(places[pid] for pid in mine if pid in places)
+        own = [participants[n] for n in found if n < len(participants)]
+        placed = len(own) == len(found) and all(p["id"] in mine and p.get("mine") for p in own)
+        # Every one of them found, or (a character of theirs not in the list) none missed elsewhere.
+        if placed and (len(own) == len(mine) or sum(p["id"] in mine for p in participants) == len(own)):
+            return own
+    return [p for p in participants if p["id"] in mine and p.get("mine")]
+
+
+def _places(others: list[dict[str, Any]], kept: dict[Any, Any] | None) -> dict[str, int] | None:
+    """Where each character stands in the players' shared list, kept with it (by the push's room)."""
+    if kept is None:
+        return None
+    key = ("places", id(others))
+    hit = kept.get(key)
+    if hit is None or hit[0] is not others:
+        hit = kept[key] = (others, {p["id"]: n for n, p in enumerate(others)})
+    return hit[1]
 
 
 def people(view: dict[str, Any]) -> list[dict[str, Any]]:
@@ -351,22 +383,23 @@ def people(view: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # A player's `people` reads only the characters and tracks the state shows players (as this viewer's
-# system lets them see it): one list per state for every phone, kept by the identity of those tuples
-# (a state never changes them), so that a push of 200 phones builds it once and compares it by identity.
-_PEOPLE: dict[tuple[int, int], tuple[Any, Any, list[dict[str, Any]]]] = {}
-_PEOPLE_KEPT = 256
+# system lets them see it): one list per state for every phone. A push keeps the lists it built (`kept`,
+# owned by the push: app/realtime/push.py) by the identity of those tuples (a state never changes them),
+# so that a push of 200 phones builds it once and the block memo compares it by identity.
 
 
-def shared_people(seen: CampaignState, view: dict[str, Any]) -> list[dict[str, Any]]:
+def shared_people(
+    seen: CampaignState, view: dict[str, Any], kept: dict[Any, Any] | None = None
+) -> list[dict[str, Any]]:
     """`people(view)` for a player's view of `seen`, built once for every player who sees the same."""
+    if kept is None:
+        return people(view)
     key = (id(seen.participants), id(seen.tracks))
-    hit = _PEOPLE.get(key)
+    hit = kept.get(key)
     if hit is not None and hit[0] is seen.participants and hit[1] is seen.tracks:
-        return hit[2]
+        return hit[2]  # type: ignore[no-any-return]
     out = people(view)
-    if len(_PEOPLE) >= _PEOPLE_KEPT:
-        _PEOPLE.clear()
-    _PEOPLE[key] = (seen.participants, seen.tracks, out)
+    kept[key] = (seen.participants, seen.tracks, out)
     return out
 
 
