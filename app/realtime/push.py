@@ -21,7 +21,7 @@ class Push:
     def __init__(self, seq: int) -> None:
         self.marker = render.seq_marker(seq)
         self._narrowed: dict[tuple[str, str, str], str | None] = {}
-        self._unique: dict[tuple[Any, ...], bool] = {}
+        self._counts: dict[tuple[str, int], tuple[str, int]] = {}
         self._appends: dict[tuple[int, int], tuple[Any, Any, str | None]] = {}
         self._messages: dict[tuple[int, ...], tuple[tuple[str, ...], str]] = {}
         self.narrowings = 0  # how many (old, new) pairs were compared: once per pair, not per viewer
@@ -48,11 +48,16 @@ class Push:
             return new
         ident = found[found.index(' id="') + 5 :]
         ident = ident[: ident.index('"')]
-        unique = (ident, *map(id, page.values()))
-        if unique not in self._unique:
-            needle = f'id="{ident}"'
-            self._unique[unique] = sum(html.count(needle) for html in page.values()) == 1
-        return found if self._unique[unique] else new
+        needle = f'id="{ident}"'
+        return found if sum(self._count(needle, html) for html in page.values()) == 1 else new
+
+    def _count(self, needle: str, html: str) -> int:
+        """How often an id is in a block: counted once per block of the push, whichever views share it."""
+        key = (needle, id(html))
+        hit = self._counts.get(key)
+        if hit is None or hit[0] is not html:
+            hit = self._counts[key] = (html, html.count(needle))  # the block kept: its id stays its own
+        return hit[1]
 
     def message(self, parts: list[str]) -> str:
         """The parts and the seq marker as one message, one string for every viewer sending the same."""

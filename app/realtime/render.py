@@ -219,8 +219,11 @@ def render_live(
     prints = memo.prints(ctx)
     if viewer is not None:
         memo.view_started(viewer, prints)
+    found = memo.unchanged_blocks(viewer, prints, slots) if viewer is not None else {}
     blocks = {
-        out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
+        out: found[out]
+        if out in found
+        else memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
         for template, name, out in slots
     }
     if viewer is not None:
