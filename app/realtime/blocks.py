@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment
 
 from app.realtime.sources import CONSTANT, EVERY_NAME, names_read
+from app.realtime.tracked import Tracked
 
 # Renders kept per block: a room's distinct views of its latest states (a block of each phone's own, at a
 # table of 200 seats, is 200 renders a state).
@@ -27,55 +28,6 @@ KEEP_PER_VIEWER = 256 * 24  # the blocks of the 256 viewers last pushed to
 KEEP_VIEWERS = 256
 KNOWN_PER_PUSH = 100_000  # values whose digests a push keeps by identity
 MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and the memo starts afresh
-
-
-class Tracked(dict):
-    """A view that notes which of its keys a template read; iterating it counts as reading them all.
-
-    C code that walks a dict directly (json.dumps of the whole view) is not seen: templates read the view
-    through its keys (docs/systems.md).
-    """
-
-    __slots__ = ("_fray_read",)
-
-    def __init__(self, data: dict[str, Any]):
-        super().__init__(data)
-        self._fray_read: set[str] = set()
-
-    @property
-    def read(self) -> set[str]:
-        return self._fray_read
-
-    def __getitem__(self, key: str) -> Any:
-        self.read.add(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self.read.add(key)
-        return super().get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        self.read.add(str(key))
-        return super().__contains__(key)
-
-    def _all(self) -> None:
-        self.read.update(super().keys())
-
-    def __iter__(self):
-        self._all()
-        return super().__iter__()
-
-    def keys(self):
-        self._all()
-        return super().keys()
-
-    def items(self):
-        self._all()
-        return super().items()
-
-    def values(self):
-        self._all()
-        return super().values()
 
 
 def digest(value: Any) -> bytes:
