@@ -51,7 +51,7 @@ def emit(scenario: str, **figures) -> dict:
     return line
 
 
-def wait_healthy(url: str, process: subprocess.Popen | None = None, timeout: float = 30) -> None:
+def wait_healthy(url: str, process: subprocess.Popen | None = None, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:

@@ -17,6 +17,7 @@ import re
 import subprocess
 import sys
 import time
+import zlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ class Client:
     sizes: list[int] = field(default_factory=list)
     sample: str = ""  # the last message, for the bare server to send text like it
     ws: ClientConnection | None = None  # the open connection, closed by the run when it is over
+    kept: list[tuple[int, str]] | None = None  # every message (seq, text): one client a room, for sizes
+    deflate: bool = False  # permessage-deflate was agreed on this socket
 
     def first_at_least(self, seq: int) -> float | None:
         for got, when in self.received:
@@ -46,11 +49,17 @@ class Client:
         return None
 
 
-async def _listen(url: str, headers: dict, client: Client, ready: asyncio.Event) -> None:
+async def _listen(
+    url: str, headers: dict, client: Client, ready: asyncio.Event, compression: str | None = "deflate"
+) -> None:
     """Reads until the run closes the socket. One `recv` a message and nothing else: the benchmark's
-    200 sockets share this process, and each microsecond spent here is added to both servers' latency."""
-    async with websockets.connect(url, additional_headers=headers, max_size=2**22, open_timeout=30) as ws:
+    200 sockets share this process, and each microsecond spent here is added to both servers' latency.
+    `compression`: "deflate" offers permessage-deflate as browsers do; None offers nothing."""
+    async with websockets.connect(
+        url, additional_headers=headers, max_size=2**22, open_timeout=30, compression=compression
+    ) as ws:
         client.ws = ws
+        client.deflate = bool(ws.protocol.extensions)
         ready.set()
         async for message in ws:
             now = time.monotonic()
@@ -61,9 +70,23 @@ async def _listen(url: str, headers: dict, client: Client, ready: asyncio.Event)
                     client.sample = message
                 client.received.append((max(int(s) for s in found), now))
                 client.sizes.append(len(data))
+                if client.kept is not None and isinstance(message, str):
+                    client.kept.append((client.received[-1][0], message))
 
 
-async def _run(rooms: list[dict], rate: float, duration: float, send, started=None, finished=None) -> dict:
+def wire_bytes(text: str, deflate: bool) -> int:
+    """What a text message costs on the wire from the server: the frame's header and its payload,
+    compressed alone as `fray serve` compresses it when deflate was agreed (app/web/ws_protocol.py)."""
+    data = text.encode()
+    if deflate:
+        packer = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -12, 5)
+        data = (packer.compress(data) + packer.flush(zlib.Z_SYNC_FLUSH))[:-4]
+    return len(data) + (2 if len(data) < 126 else 4 if len(data) < 65536 else 10)
+
+
+async def _run(
+    rooms: list[dict], rate: float, duration: float, send, started=None, finished=None, compression="deflate"
+) -> dict:
     """rooms: [{"id", "clients": [(ws_url, headers)]}]; send(room) -> seq, awaited in its own task.
 
     `started`, awaited once every socket is connected and has settled, right before the first command:
@@ -72,16 +95,18 @@ async def _run(rooms: list[dict], rate: float, duration: float, send, started=No
     clients: list[Client] = []
     listeners = []
     for room in rooms:
-        for ws_url, headers in room["clients"]:
-            client = Client(room["id"])
+        for n, (ws_url, headers) in enumerate(room["clients"]):
+            client = Client(room["id"], kept=[] if n == len(room["clients"]) - 1 else None)
             clients.append(client)
             ready = asyncio.Event()
-            listeners.append(asyncio.create_task(_listen(ws_url, headers, client, ready)))
+            listeners.append(asyncio.create_task(_listen(ws_url, headers, client, ready, compression)))
             await asyncio.wait_for(ready.wait(), 30)
     await asyncio.sleep(0.5)  # let initial catch-up messages settle
     for client in clients:
         client.received.clear()
         client.sizes.clear()
+        if client.kept is not None:
+            client.kept.clear()
     if started is not None:
         await started()
     sent: list[tuple[str, float, asyncio.Task]] = []
@@ -116,6 +141,8 @@ async def _run(rooms: list[dict], rate: float, duration: float, send, started=No
     for client in clients:
         by_room[client.room].append(client)
     latencies = []
+    firsts = []  # from the command to the FIRST socket of its room holding it
+    seqs: dict[str, list[int]] = defaultdict(list)
     per_room: dict[str, list[float]] = defaultdict(list)
     lost = 0
     for room_id, when, task in sent:
@@ -128,12 +155,18 @@ async def _run(rooms: list[dict], rate: float, duration: float, send, started=No
             lost += 1
             continue
         latencies.append(max(arrivals) - when)
+        firsts.append(min(arrivals) - when)  # type: ignore[type-var]  # none is None here
+        seqs[room_id].append(seq)
         per_room[room_id].append(max(arrivals) - when)
     messages = sum(len(c.received) for c in clients)
     sizes = [s for c in clients for s in c.sizes]
     samples = [c.sample for c in clients if c.sample]
+    kept = [(c.room, c.deflate, c.kept) for c in clients if c.kept]
     return {
         "latencies": latencies,
+        "firsts": firsts,
+        "seqs": seqs,
+        "kept": kept,
         "sample": SEQ_ATTRIBUTE.sub('data-was=""', samples[-1]) if samples else "",
         "p50_ms": round(percentile(latencies, 0.5) * 1000, 2),
         "p99_ms": round(percentile(latencies, 0.99) * 1000, 2),
@@ -195,6 +228,7 @@ async def fray_case(
     players: int = 8,
     beside: int = 0,
     cpu: Callable[[], float] | None = None,
+    compression: str | None = "deflate",
 ) -> dict:
     """`beside`: a second table of that many players, each a seat of their own, pushed at the same rate
     in the same process (the interference case); `room_p99_ms` tells the tables apart."""
@@ -204,6 +238,7 @@ async def fray_case(
         rooms, senders = rooms + big, {**senders, **big_senders}
     async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
         turn = 0
+        pool_seqs: set[int] = set()  # the commands that changed one pool, for what a viewer receives
 
         async def send(room_id: str) -> int:
             nonlocal turn
@@ -215,7 +250,10 @@ async def fray_case(
             )
             r = await http.post(f"/api/campaigns/{room_id}/commands", headers=senders[room_id], json=payload)
             r.raise_for_status()
-            return r.json()["seq"]
+            seq = r.json()["seq"]
+            if payload["type"] == "generic.pool.adjust":
+                pool_seqs.add(seq)
+            return seq
 
         cpu_before = cpu_s = 0.0
         stall = 0.0
@@ -230,11 +268,19 @@ async def fray_case(
             cpu_s = cpu() - cpu_before if cpu else 0.0
             stall = (await http.get("/healthz")).json()["loop_stall_ms"]
 
-        result = await _run(rooms, rate, duration, send, started, finished)
+        result = await _run(rooms, rate, duration, send, started, finished, compression)
         # What the server's loop went through while every socket closed at once, reported apart.
         closing = (await http.get("/healthz")).json()["loop_stall_ms"]
+        # What one viewer received for each one-pool change, on the wire and as text.
+        pool_pushes = [
+            (wire_bytes(text, deflate), len(text.encode()))
+            for _, deflate, kept in result["kept"]
+            for seq, text in kept
+            if seq in pool_seqs
+        ]
         return {
             **result,
+            "pool_push_bytes": pool_pushes,
             "loop_stall_ms": stall,
             "loop_stall_closing_ms": closing,
             "server_cpu_s": cpu_s if cpu else None,
@@ -243,7 +289,15 @@ async def fray_case(
 
 
 async def bare_case(
-    url: str, n_rooms: int, n_clients: int, rate: float, duration: float, size: int, sample: str = ""
+    url: str,
+    n_rooms: int,
+    n_clients: int,
+    rate: float,
+    duration: float,
+    size: int,
+    sample: str = "",
+    compression: str | None = "deflate",
+    cpu: Callable[[], float] | None = None,
 ) -> dict:
     ws_base = url.replace("http", "ws")
     rooms = [
@@ -256,7 +310,16 @@ async def bare_case(
             r = await http.post(f"/send/{room_id}", json={"size": size, "sample": sample})
             return r.json()["seq"]
 
-        return await _run(rooms, rate, duration, send)
+        spent = [0.0]
+
+        async def started() -> None:
+            spent[0] = cpu() if cpu else 0.0
+
+        async def finished() -> None:
+            spent[0] = cpu() - spent[0] if cpu else 0.0
+
+        result = await _run(rooms, rate, duration, send, started, finished, compression)
+        return {**result, "server_cpu_s": spent[0]}
 
 
 def bare_server():
@@ -284,14 +347,24 @@ def bare_server():
 
 
 def scenario(
-    n_rooms: int, n_clients: int, rate: float, duration: float, players: int = 8, slices: int = 3
+    n_rooms: int,
+    n_clients: int,
+    rate: float,
+    duration: float,
+    players: int = 8,
+    slices: int = 3,
+    compression: str | None = "deflate",
 ) -> dict:
     """Fray and the bare server in the same run, interleaved: `slices` turns each of duration/slices,
-    the bare server sending text like the fragments Fray sent in the turn before (same mean size)."""
+    the bare server sending text like the fragments Fray sent in the turn before (same mean size).
+    `compression`: the clients offer permessage-deflate as browsers do ("deflate"), or nothing (None);
+    the bare server meets the same clients."""
     fray_ms: list[float] = []
     bare_ms: list[float] = []
-    lost = commands = 0
-    stall = closing = cpu_s = 0.0
+    firsts: list[float] = []
+    pool_pushes: list[tuple[int, int]] = []
+    lost = commands = bare_commands = 0
+    stall = closing = cpu_s = bare_cpu_s = 0.0
     sizes: list[int] = []
     bare_url, process = bare_server()
     try:
@@ -306,15 +379,30 @@ def scenario(
                         duration / slices,
                         players,
                         cpu=lambda: cpu_seconds(pid),
+                        compression=compression,
                     )
                 )
                 size = ours["mean_message_bytes"]
                 bare = asyncio.run(
-                    bare_case(bare_url, n_rooms, n_clients, rate, duration / slices, size, ours["sample"])
+                    bare_case(
+                        bare_url,
+                        n_rooms,
+                        n_clients,
+                        rate,
+                        duration / slices,
+                        size,
+                        ours["sample"],
+                        compression,
+                        cpu=lambda: cpu_seconds(process.pid),
+                    )
                 )
+                bare_cpu_s += bare["server_cpu_s"]
                 fray_ms += [v * 1000 for v in ours["latencies"]]
                 bare_ms += [v * 1000 for v in bare["latencies"]]
+                firsts += [v * 1000 for v in ours["firsts"]]
+                pool_pushes += ours["pool_push_bytes"]
                 lost, commands = lost + ours["lost"], commands + ours["commands"]
+                bare_commands += bare["commands"]
                 stall, cpu_s = max(stall, ours["loop_stall_ms"]), cpu_s + ours["server_cpu_s"]
                 closing = max(closing, ours["loop_stall_closing_ms"])
                 sizes.append(size)
@@ -322,20 +410,31 @@ def scenario(
         process.terminate()
         process.wait(timeout=10)
     p99, bare_p99 = percentile(fray_ms, 0.99), percentile(bare_ms, 0.99)
+    wire = [w for w, _ in pool_pushes]
+    text = [t for _, t in pool_pushes]
     return emit(
-        f"fanout_{n_rooms}x{n_clients}" + (f"_own_{players}" if players > 8 else ""),
+        f"fanout_{n_rooms}x{n_clients}"
+        + (f"_own_{players}" if players > 8 else "")
+        + ("" if compression else "_plain"),
         rate_per_room=rate,
         players_per_room=min(players, n_clients),
         duration_s=duration,
+        deflate=bool(compression),
         samples=len(fray_ms),
         p50_ms=round(percentile(fray_ms, 0.5), 2),
         p99_ms=round(p99, 2),
+        first_viewer_p50_ms=round(percentile(firsts, 0.5), 2),
         commands=commands,
         lost=lost,
         mean_message_bytes=round(sum(sizes) / len(sizes)),
+        # A one-pool change as one viewer received it: on the wire (compressed when agreed), and as text.
+        kb_per_viewer_pool_push=round(sum(wire) / len(wire) / 1000, 3) if wire else None,
+        kb_per_viewer_pool_push_text=round(sum(text) / len(text) / 1000, 3) if text else None,
         loop_stall_ms=stall,
         loop_stall_closing_ms=closing,
         cpu_ms_per_command=round(cpu_s / max(1, commands) * 1000, 2),
+        # The bare server's CPU a command, measured as Fray's: from the first command to the last push.
+        bare_cpu_ms_per_command=round(bare_cpu_s / max(1, bare_commands) * 1000, 2),
         bare_samples=len(bare_ms),
         bare_p50_ms=round(percentile(bare_ms, 0.5), 2),
         bare_p99_ms=round(bare_p99, 2),

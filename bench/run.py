@@ -26,6 +26,37 @@ from bench import (
 from bench import map as battle_map
 from bench.common import emit, machine_ms
 
+# The targets the issues set, each a key of the summary: (at most, at least) its bound.
+TARGETS: dict[str, tuple[str, float]] = {
+    "ratio_p99": ("<=", 2),
+    "ratio_p99_own_8": ("<=", 2),
+    "p99_ms_own_64": ("<=", 60),
+    "p99_ms_own_200": ("<=", 300),
+    "lost_own_200": ("<=", 0),
+    "ratio_p99_1x200": ("<=", 1.2),
+    "interference_ratio": ("<=", 2),
+    "loop_stall_ms": ("<=", 50),
+    "commands_per_s": (">=", 2000),
+    "commands_per_s_postgres": (">=", 1000),
+    "odds_cold_worst_ms": ("<=", 40),
+    "html_ratio_p99_64": ("<=", 1.5),
+    "html_ratio_p99_200": ("<=", 1.5),
+    "html_kb_per_viewer_push": ("<=", 0.6),
+    "first_viewer_p50_ms": ("<=", 2),
+}
+
+
+def met(summary: dict) -> dict[str, bool | None]:
+    """Which targets the run met (None: not measured). CPU per command at 200 own seats is held to twice
+    the bare server's in the same run."""
+    out: dict[str, bool | None] = {}
+    for key, (how, bound) in TARGETS.items():
+        value = summary.get(key)
+        out[key] = None if value is None else value <= bound if how == "<=" else value >= bound
+    html, bare = summary.get("html_cpu_ms_per_command_200"), summary.get("bare_cpu_ms_per_command_200")
+    out["html_cpu_ms_per_command_200"] = None if not html or not bare else html <= 2 * bare
+    return out
+
 
 def main(quick: bool) -> dict:
     duration, slices = (4.0, 1) if quick else (60.0, 3)
@@ -33,6 +64,10 @@ def main(quick: bool) -> dict:
     eight = fanout.scenario(8, 8, 5.0, duration / 4 if not quick else duration, slices=slices)
     crowd = fanout.scenario(1, 200, 5.0, duration, slices=slices)
     own = {n: fanout.scenario(1, n, 5.0, duration, players=n, slices=slices) for n in (8, 64, 200)}
+    # The same HTML sockets offering no compression (the `own` runs offer deflate, as browsers do).
+    plain = {
+        n: fanout.scenario(1, n, 5.0, duration, players=n, slices=slices, compression=None) for n in (64, 200)
+    }
     clash = fanout.interference(5.0, duration)
     persisted = commands.main(500 if quick else 5000)
     under_load = load.main(quick)
@@ -47,7 +82,7 @@ def main(quick: bool) -> dict:
     machine = [machine_before, machine_ms()]
     emit("machine", machine_ms=machine)
     postgres = next((r for r in persisted if r["scenario"] == "commands_postgres"), None)
-    runs = [eight, crowd, *own.values()]
+    runs = [eight, crowd, *own.values(), *plain.values()]
     loaded = [*runs, clash, under_load["tables"], under_load["hundreds"]]  # commands under a fan-out
     summary = {
         "ratio_p99": eight["ratio_p99"],
@@ -84,8 +119,20 @@ def main(quick: bool) -> dict:
         "stall_noticed_s": phones["stall_noticed_s"],
         "converge_after_cut_s": phones["converge_after_cut_s"],
         "reconnects_per_min_after_recovery": phones["reconnects_per_min_after_recovery"],
+        # Issue 31: N own-seat players on the HTML socket (the pages' format), against the bare server in
+        # the same run; "_plain" where the clients offered no compression.
+        "html_ratio_p99_64": own[64]["ratio_p99"],
+        "html_ratio_p99_64_plain": plain[64]["ratio_p99"],
+        "html_ratio_p99_200": own[200]["ratio_p99"],
+        "html_ratio_p99_200_plain": plain[200]["ratio_p99"],
+        "html_cpu_ms_per_command_200": own[200]["cpu_ms_per_command"],
+        "bare_cpu_ms_per_command_200": own[200]["bare_cpu_ms_per_command"],
+        "html_kb_per_viewer_push": own[64]["kb_per_viewer_pool_push"],
+        "html_kb_per_viewer_push_plain": plain[64]["kb_per_viewer_pool_push"],
+        "first_viewer_p50_ms": own[8]["first_viewer_p50_ms"],
         "machine_ms": machine,
     }
+    summary["met"] = met(summary)
     print(json.dumps(summary), flush=True)
     return summary
 

@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment
 
 from app.realtime.sources import CONSTANT, EVERY_NAME, names_read
+from app.realtime.tracked import Tracked
 
 # Renders kept per block: a room's distinct views of its latest states (a block of each phone's own, at a
 # table of 200 seats, is 200 renders a state).
@@ -27,55 +28,6 @@ KEEP_PER_VIEWER = 256 * 24  # the blocks of the 256 viewers last pushed to
 KEEP_VIEWERS = 256
 KNOWN_PER_PUSH = 100_000  # values whose digests a push keeps by identity
 MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and the memo starts afresh
-
-
-class Tracked(dict):
-    """A view that notes which of its keys a template read; iterating it counts as reading them all.
-
-    C code that walks a dict directly (json.dumps of the whole view) is not seen: templates read the view
-    through its keys (docs/systems.md).
-    """
-
-    __slots__ = ("_fray_read",)
-
-    def __init__(self, data: dict[str, Any]):
-        super().__init__(data)
-        self._fray_read: set[str] = set()
-
-    @property
-    def read(self) -> set[str]:
-        return self._fray_read
-
-    def __getitem__(self, key: str) -> Any:
-        self.read.add(key)
-        return super().__getitem__(key)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        self.read.add(key)
-        return super().get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        self.read.add(str(key))
-        return super().__contains__(key)
-
-    def _all(self) -> None:
-        self.read.update(super().keys())
-
-    def __iter__(self):
-        self._all()
-        return super().__iter__()
-
-    def keys(self):
-        self._all()
-        return super().keys()
-
-    def items(self):
-        self._all()
-        return super().items()
-
-    def values(self):
-        self._all()
-        return super().values()
 
 
 def digest(value: Any) -> bytes:
@@ -184,19 +136,34 @@ class Fingerprints:
         self._compared = {}
         self.against = None
 
-    def compare_with(self, last: Fingerprints) -> None:
+    def compare_with(self, last: Fingerprints, reads: Reads | None = None) -> None:
         """Work out, once for the view, which of its keys and context names differ from the viewer's
-        last context: a block that read none of them is unchanged (a set test, not a comparison)."""
+        last context: a block that read none of them is unchanged (a set test, not a comparison).
+
+        `reads`: every key and name the viewer's kept renders read. Only those are compared: a key no
+        block of this page reads (the whole list of the table's characters, on a phone) costs nothing,
+        however long it is. The set test only ever asks about a kept render's own keys and names."""
         if last.context_names is not self.context_names:
             return
         view, old = self.view, last.view
-        keys = {k for k, value in view.items() if k not in old or not _same(old[k], value)}
-        keys.update(k for k in old if k not in view)
         before, now = last.context, self.context
+        if reads is None:
+            keys = {k for k, value in view.items() if k not in old or not _same(old[k], value)}
+            keys.update(k for k in old if k not in view)
+            looked: Any = now
+        else:
+            keys = {
+                k
+                for k in reads.keys
+                if (k in view) != (k in old) or (k in view and not _same(old[k], view[k]))
+            }
+            looked = reads.names
         names = {
             n
-            for n, value in now.items()
-            if n not in CONSTANT and (n not in before or not _same(_decided(before[n]), _decided(value)))
+            for n in looked
+            if n in now
+            and n not in CONSTANT
+            and (n not in before or not _same(_decided(before[n]), _decided(now[n])))
         }
         self.against, self.changed_keys, self.changed_names = last, frozenset(keys), frozenset(names)
 
@@ -251,6 +218,16 @@ class Previous:
 _CONTEXT_NAMES: dict[frozenset[str], frozenset[str]] = {}
 
 
+class Reads:
+    """Every view key and context name a viewer's kept renders read (what its next push compares)."""
+
+    __slots__ = ("keys", "names")
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.names: set[str] = set()
+
+
 class BlockMemo:
     """Renders kept per (template, block), each with what it read.
 
@@ -270,12 +247,13 @@ class BlockMemo:
         self._known: dict[int, tuple[Any, bytes]] = {}
         self._known_seq: Any = None
         self._views: OrderedDict[tuple[Any, ...], Fingerprints] = OrderedDict()  # each viewer's last
+        self._reads: dict[tuple[Any, ...], Reads] = {}  # what each of those viewers' renders read
 
     def view_started(self, viewer: tuple, prints: Fingerprints) -> None:
         """Before a viewer's blocks: what changed since its last context (see `Fingerprints.compare_with`)."""
         last = self._views.get(viewer)
         if last is not None and last is not prints and prints.against is None:
-            prints.compare_with(last)
+            prints.compare_with(last, self._reads.get(viewer))
 
     def view_finished(self, viewer: tuple, prints: Fingerprints) -> None:
         """After every block of a viewer's context: it is the one the next push compares with."""
@@ -283,7 +261,8 @@ class BlockMemo:
         self._views.move_to_end(viewer)
         prints.finished()
         while len(self._views) > KEEP_VIEWERS:
-            self._views.popitem(last=False)
+            gone, _ = self._views.popitem(last=False)
+            self._reads.pop(gone, None)
 
     def prints(self, context: dict[str, Any]) -> Fingerprints:
         """The fingerprints of a view's context, shared by its blocks and its log lines."""
@@ -292,6 +271,35 @@ class BlockMemo:
                 self._known, self._known_seq = {}, context.get("seq")  # a new push: new objects
             self._last = Fingerprints(context, self._known)
         return self._last
+
+    def unchanged_blocks(
+        self, viewer: tuple, prints: Fingerprints, slots: list[tuple[str, str, str]]
+    ) -> dict[str, str]:
+        """The viewer's blocks that read nothing of what changed since its last context, each its last
+        render (by `out` name): the set test of `Fingerprints.unchanged` for all of them in one pass,
+        the common case of a push that changed one thing at the table."""
+        against = prints.against
+        if against is None:
+            return {}
+        keys, names, context_names = prints.changed_keys, prints.changed_names, prints.context_names
+        assert keys is not None and names is not None
+        previous = self._previous
+        found: dict[str, str] = {}
+        for template, block, out in slots:
+            mine = (viewer, template, block)
+            before = previous.get(mine)
+            if (
+                before is not None
+                and before.drawn_for is against
+                and before.context_names is context_names
+                and keys.isdisjoint(before.keys)
+                and names.isdisjoint(before.names)
+            ):
+                before.drawn_for = prints
+                previous.move_to_end(mine)
+                found[out] = before.html
+        self.reused += len(found)
+        return found
 
     def render(
         self,
@@ -319,6 +327,11 @@ class BlockMemo:
             used = prints.used(names)
             values = prints.values(keys, used)
             self._previous[mine] = Previous(keys, used, prints.context_names, values, html, prints)
+            reads = self._reads.get(viewer)
+            if reads is None:
+                reads = self._reads[viewer] = Reads()
+            reads.keys.update(keys)
+            reads.names.update(used)
             self._previous.move_to_end(mine)
             while len(self._previous) > KEEP_PER_VIEWER:
                 self._previous.popitem(last=False)

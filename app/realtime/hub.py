@@ -19,6 +19,7 @@ from typing import Any
 
 from app.realtime import render
 from app.realtime.conn import Conn
+from app.realtime.push import Push
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
@@ -36,6 +37,7 @@ HOLD_LOOP_S = 0.001
 # A push's first views go out before it gives the loop back at all: a table of eight is pushed in one
 # go (about 2-3 ms), not queued behind other work once per millisecond.
 VIEWS_BEFORE_YIELD = 8
+PEOPLE_KEPT = 16  # lists of the others a room keeps (one per distinct sight of the latest states)
 MAX_CATCHUP = 500  # events a JSON socket is sent on resume; further behind, it is told to reload
 
 
@@ -59,6 +61,9 @@ class Room:
         self.logs: dict[tuple, list[str]] = {}  # each view's log lines as last sent, for appends
         self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
         self.memo = render.BlockMemo()  # each distinct block rendered once, whichever views share it
+        # The players' list of the others, by the state tuples it reads (render.shared_people): kept
+        # from push to push, so a phone's next push finds it the same object, not an equal one.
+        self.people: dict[Any, Any] = {}
         # The newest seq the broker announced: a push comes from memory when this process's cache has
         # reached it. After a broker outage (or before the first read) the cache may lag other
         # processes' writes, so the next push reads the database.
@@ -125,6 +130,9 @@ class Room:
         for (_key, since), conns in data.items():
             self._send_json(snap, viewers[conns[0].who()], since, conns)
         behind_first = sorted(html.items(), key=lambda item: min(c.seq for c in item[1]))
+        push = Push(state.seq)
+        if len(self.people) > PEOPLE_KEPT:
+            self.people.clear()
         held = time.perf_counter()
         for n, (key, conns) in enumerate(behind_first):
             if n >= VIEWS_BEFORE_YIELD and time.perf_counter() - held > HOLD_LOOP_S:
@@ -133,29 +141,36 @@ class Room:
                 held = time.perf_counter()
                 if self.announced > state.seq:
                     return
-            self._send_html(snap, key, conns, viewers[conns[0].who()])
+            self._send_html(snap, key, conns, viewers[conns[0].who()], push)
         self.seq = state.seq
 
-    def _send_html(self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer) -> None:
+    def _send_html(self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer, push: Push) -> None:
+        """One view's message: the blocks that changed since what its sockets hold (each the one element
+        of it that changed, when that is one), put together once for every view that sends the same."""
         state = snap.state
         page = key[0]
-        context = render.page_context(snap.game, state, viewer, snap.recent, page, snap.described)
+        context = render.page_context(
+            snap.game, state, viewer, snap.recent, page, snap.described, people_kept=self.people
+        )
         # The log is compared by its lines and its block drawn only when a page needs it whole.
         blocks = render.render_live(page, context, self.memo, key, render.LOG_ONLY)
         lines = render.log_items(context, self.memo)
         old, old_lines = self.rendered.get(key), self.logs.get(key)
         self.rendered[key], self.logs[key] = blocks, lines
-        marker = render.seq_marker(state.seq)
         whole_log: str | None = None
         diff = None
         if old is not None and old_lines is not None:
-            changed = {name: html for name, html in blocks.items() if old.get(name) != html}
+            changed = {
+                name: push.part(name, old.get(name), html, blocks)
+                for name, html in blocks.items()
+                if old.get(name) is not html and old.get(name) != html
+            }
             log = None
-            if lines != old_lines:
-                log = render.log_append(old_lines, lines)
+            if lines is not old_lines and lines != old_lines:
+                log = push.log_append(old_lines, lines)
                 if log is None:  # an older line changed, or the page showed no line yet
                     log = whole_log = render.log_block(page, context, self.memo, key)
-            diff = "".join(render.in_page_order(page, changed, log)) + marker
+            diff = push.message(render.in_page_order(page, changed, log))
         full = None
         for conn in conns:
             if diff is not None and conn.synced_key == key:
@@ -164,7 +179,7 @@ class Room:
                 if full is None:
                     if whole_log is None:
                         whole_log = render.log_block(page, context, self.memo, key)
-                    full = "".join(render.in_page_order(page, blocks, whole_log)) + marker
+                    full = push.message(render.in_page_order(page, blocks, whole_log))
                 conn.push(full)
             conn.seq = state.seq
             conn.synced_key = key

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache, partial
-from itertools import compress
-from operator import methodcaller
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, TemplateNotFound, select_autoescape
@@ -18,6 +16,7 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
+from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
@@ -219,8 +218,11 @@ def render_live(
     prints = memo.prints(ctx)
     if viewer is not None:
         memo.view_started(viewer, prints)
+    found = memo.unchanged_blocks(viewer, prints, slots) if viewer is not None else {}
     blocks = {
-        out: memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
+        out: found[out]
+        if out in found
+        else memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
         for template, name, out in slots
     }
     if viewer is not None:
@@ -307,22 +309,24 @@ def page_context(
     recent: list[Event],
     page: str,
     described: dict[int, Any] | None = None,
+    people_kept: dict[Any, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     """What every page template gets: the viewer's view and log, never the state itself.
 
-    `described` is shared by the views of one push, so each event's log line is worded once.
+    `described` is shared by the views of one push, so each event's log line is worded once;
+    `people_kept` too, so the players' list of the others is built once (`shared_people`).
     """
     view = game.view(state, viewer)
     participants = view["participants"]
-    own = list(compress(participants, map(_MINE, participants)))  # in C: 200 phones see 200 characters
     player = page == "player"
+    shared = player and not viewer.is_gm
+    others = shared_people(game.as_seen_by(state, viewer), view, people_kept) if shared else None
+    own = own_of(participants, viewer, places_in(others, people_kept) if others is not None else None)
     return {
         "v": view,
         "log": game.log_entries(state, recent, viewer, described),
-        "people": shared_people(game.as_seen_by(state, viewer), view)
-        if player and not viewer.is_gm
-        else (people(view) if player else None),
+        "people": others if shared else (people(view) if player else None),
         "mine": own_sheets(view, own) if player else None,
         "others": len(participants) - len(own),  # at the table, not mine
         "page": page,
@@ -332,54 +336,6 @@ def page_context(
         "manual": state.dice_mode == "manual",
         **extra,
     }
-
-
-_MINE = methodcaller("get", "mine")
-
-
-def people(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Everyone a player sees at the table, with their tracks, as the phones' "others" card draws them:
-    nothing in it depends on which player looks (no "mine", no "can adjust"), so the card renders once
-    per push for every phone instead of once per phone. Each phone hides its own characters in it."""
-    tracks: dict[str | None, list[dict[str, Any]]] = {}
-    for t in view.get("tracks", ()):
-        tracks.setdefault(t.get("owner"), []).append({k: v for k, v in t.items() if k != "can_adjust"})
-    return [
-        {"id": p["id"], "name": p["name"], "kind": p["kind"], "tracks": tracks.get(p["id"], [])}
-        for p in view["participants"]
-    ]
-
-
-# A player's `people` reads only the characters and tracks the state shows players (as this viewer's
-# system lets them see it): one list per state for every phone, kept by the identity of those tuples
-# (a state never changes them), so that a push of 200 phones builds it once and compares it by identity.
-_PEOPLE: dict[tuple[int, int], tuple[Any, Any, list[dict[str, Any]]]] = {}
-_PEOPLE_KEPT = 256
-
-
-def shared_people(seen: CampaignState, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """`people(view)` for a player's view of `seen`, built once for every player who sees the same."""
-    key = (id(seen.participants), id(seen.tracks))
-    hit = _PEOPLE.get(key)
-    if hit is not None and hit[0] is seen.participants and hit[1] is seen.tracks:
-        return hit[2]
-    out = people(view)
-    if len(_PEOPLE) >= _PEOPLE_KEPT:
-        _PEOPLE.clear()
-    _PEOPLE[key] = (seen.participants, seen.tracks, out)
-    return out
-
-
-def own_sheets(view: dict[str, Any], own: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
-    """A phone's own characters, each with its own tracks and pools: all its `mine` block reads."""
-    return [
-        {
-            "participant": p,
-            "tracks": [t for t in view["tracks"] if t.get("owner") == p["id"]],
-            "pools": [pool for pool in view["pools"] if pool.get("owner") == p["id"]],
-        }
-        for p in (own if own is not None else [p for p in view["participants"] if p.get("mine")])
-    ]
 
 
 def seq_marker(seq: int) -> str:

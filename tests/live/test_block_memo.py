@@ -188,6 +188,8 @@ def test_every_phone_of_a_push_shares_one_list_of_the_others_and_it_is_each_phon
     fray = client.app.state.fray
     game = registry.game("generic")
 
+    kept: dict = {}  # a room's, kept from push to push
+
     def lists():
         with fray.db.read() as session:
             state = fray.states.current(session, game, table.id)
@@ -195,7 +197,7 @@ def test_every_phone_of_a_push_shares_one_list_of_the_others_and_it_is_each_phon
         out = []
         for seat in phones:
             viewer = state.viewer_for(seat.seat_id, "player")
-            context = render.page_context(game, state, viewer, recent, "player", {})
+            context = render.page_context(game, state, viewer, recent, "player", {}, people_kept=kept)
             assert context["people"] == render.people(context["v"])
             out.append(context["people"])
         return out

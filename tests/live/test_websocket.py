@@ -123,7 +123,9 @@ def test_html_sockets_get_only_the_blocks_that_changed_with_the_seq(live_server,
             assert 'id="pools"' in first and 'id="log"' in first and 'id="initiative"' in first
             await asyncio.to_thread(table.ok, ann, "generic.pool.adjust", pool="Good Karma", delta=-1)
             message = await _recv(ws)
-            assert 'id="pools"' in message and 'hx-swap-oob="morph"' in message
+            # The changed pool's row alone, morphed in by its id: not the whole pools block (issue 31).
+            assert '<li hx-swap-oob="morph" class="pool" id="pool-' in message and 'id="pools"' not in message
+            assert "Good Karma" in message
             # The new log line comes alone, added on top of the page's log list.
             assert 'id="log"' not in message and 'hx-swap-oob="afterbegin:#log-list"' in message
             assert message.count('class="entry') == 1

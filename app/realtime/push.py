@@ -1,0 +1,69 @@
+"""What one push of a room works out once for all its viewers: each diff's message, each narrowed block.
+
+Viewers who see a change alike hold the same old renders (shared by the block memo, `blocks.py`) and get
+the same new ones, so the message that brings them from one to the other is the same text: it is put
+together once, and the same string goes to each of their sockets (which the socket layer then
+compresses once, app/web/ws_protocol.py). What is a viewer's own (their sheet, their prompts) is a
+different render, hence a different message: per-viewer work is the parts that are theirs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.realtime import render
+from app.realtime.narrow import NARROWED, narrow
+
+
+class Push:
+    """The shared work of one push: kept for the push only (its strings' ids stay theirs meanwhile)."""
+
+    def __init__(self, seq: int) -> None:
+        self.marker = render.seq_marker(seq)
+        self._narrowed: dict[tuple[str, str, str], str | None] = {}
+        self._counts: dict[tuple[str, int], tuple[str, int]] = {}
+        self._appends: dict[tuple[int, int], tuple[Any, Any, str | None]] = {}
+        self._messages: dict[tuple[int, ...], tuple[tuple[str, ...], str]] = {}
+        self.narrowings = 0  # how many (old, new) pairs were compared: once per pair, not per viewer
+
+    def log_append(self, old: list[str], new: list[str]) -> str | None:
+        """`render.log_append`, once per pair of line lists (the memo shares them among views)."""
+        key = (id(old), id(new))
+        hit = self._appends.get(key)
+        if hit is None or hit[0] is not old or hit[1] is not new:
+            hit = self._appends[key] = (old, new, render.log_append(old, new))
+        return hit[2]
+
+    def part(self, name: str, old: str | None, new: str, page: dict[str, str]) -> str:
+        """A changed block as sent: the one element of it that changed when that can be told apart
+        (and its id is the only one of its kind on the page), else the whole block."""
+        if old is None or name not in NARROWED:
+            return new
+        key = (name, old, new)
+        if key not in self._narrowed:
+            self.narrowings += 1
+            self._narrowed[key] = narrow(old, new)
+        found = self._narrowed[key]
+        if found is None:
+            return new
+        ident = found[found.index(' id="') + 5 :]
+        ident = ident[: ident.index('"')]
+        needle = f'id="{ident}"'
+        return found if sum(self._count(needle, html) for html in page.values()) == 1 else new
+
+    def _count(self, needle: str, html: str) -> int:
+        """How often an id is in a block: counted once per block of the push, whichever views share it."""
+        key = (needle, id(html))
+        hit = self._counts.get(key)
+        if hit is None or hit[0] is not html:
+            hit = self._counts[key] = (html, html.count(needle))  # the block kept: its id stays its own
+        return hit[1]
+
+    def message(self, parts: list[str]) -> str:
+        """The parts and the seq marker as one message, one string for every viewer sending the same."""
+        key = tuple(map(id, parts))
+        hit = self._messages.get(key)
+        if hit is None:
+            text = "".join(parts) + self.marker
+            hit = self._messages[key] = (tuple(parts), text)  # the parts kept: their ids stay theirs
+        return hit[1]

@@ -1,0 +1,147 @@
+"""Issue 31: a change costs what changed. A one-pool change at a table of 50 phones is drawn once for
+the phones who see it alike, sent as one message, and each phone's page after it is the page drawn fresh."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from app.realtime import narrow, render
+from app.realtime.conn import Conn
+from app.realtime.hub import Hub, Room
+from app.rules import registry
+from app.store import log
+from tests.helpers import Table
+
+PHONES = 50
+
+
+class _Socket:
+    """A socket that takes every message at once, as `fray serve`'s protocol does when none waits."""
+
+    def __init__(self) -> None:
+        self.got: list[str] = []
+        self.scope = {"extensions": {"fray.send_now": self._send}}
+
+    def _send(self, message: str) -> bool:
+        self.got.append(message)
+        return True
+
+
+def _table(client) -> tuple[Table, list]:
+    table = Table.create(client, dice="server")
+    table.ok(table.gm, "generic.pool.create", name="Gold", value=3)
+    phones = []
+    for n in range(PHONES):
+        seat = table.join(f"P{n}")
+        table.character(f"Hero {n}", owner=seat)
+        phones.append(seat)
+    return table, phones
+
+
+def _room(client, table: Table, phones: list) -> tuple[Room, dict[str, _Socket]]:
+    fray = client.app.state.fray
+    room = Room(Hub(fray.db, fray.states), table.id)
+    sockets = {}
+    for seat in phones:
+        sockets[seat.seat_id] = _Socket()
+        room.conns.add(Conn(sockets[seat.seat_id], seat.seat_id, "player", "player", "html"))  # type: ignore[arg-type]
+    return room, sockets
+
+
+def _push(room: Room) -> None:
+    async def go() -> None:
+        snap = await room._load(None)
+        await room._broadcast(snap)
+
+    asyncio.run(go())
+
+
+def test_a_one_pool_change_is_drawn_once_for_the_phones_who_see_it_alike_not_once_per_phone(client):
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones)
+    _push(room)  # every phone is brought up to date: each its own page
+    table.ok(table.gm, "generic.roll", expression="1d6")
+    _push(room)
+    renders, blocks_per_page = room.memo.renders, len(render.LIVE_BLOCKS["player"])
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    drawn = room.memo.renders - renders
+    # The pools block, once for all 50 (each phone drawing its whole page would be 50 x 9 renders).
+    assert drawn <= 2, f"{drawn} renders for one pool change at a table of {PHONES}"
+    assert drawn < PHONES * blocks_per_page
+    messages = [socket.got[-1] for socket in sockets.values()]
+    assert all(m is messages[0] for m in messages)  # one message, put together once
+    message = messages[0]
+    assert 'id="pool-' in message and 'id="pools"' not in message  # the row, not the block
+    assert message.count("hx-swap-oob") == 3  # the row, the new log line, the seq
+
+
+def _apply(page: str, message: str) -> str:
+    """What the page's script does with a message's elements that morph by id: each replaces the
+    element of its id (the log's append and the seq marker are the log's own tests)."""
+    for found in re.finditer(r'<([a-z]+)\b[^>]*hx-swap-oob="morph"[^>]*>', message):
+        tag = found.group(1)
+        end = narrow._end_of(message, found.start(), tag)
+        assert end is not None
+        element = message[found.start() : end].replace(' hx-swap-oob="morph"', "", 1)
+        ident = re.search(r'\sid="([^"]+)"', found.group(0)).group(1)  # type: ignore[union-attr]
+        assert page.count(f'id="{ident}"') == 1, ident
+        at = page.index(f'id="{ident}"')
+        start = page.rindex("<", 0, at)
+        stop = narrow._end_of(page, start, tag)
+        assert stop is not None
+        page = page[:start] + element + page[stop:]
+    return page
+
+
+def _fresh(client, table: Table, seat) -> str:
+    fray = client.app.state.fray
+    game = registry.game("generic")
+    with fray.db.read() as session:
+        state = fray.states.current(session, game, table.id)
+        recent = log.recent(session, table.id, 40)
+    viewer = state.viewer_for(seat.seat_id, "player")
+    context = render.page_context(game, state, viewer, recent, "player")
+    blocks = render.render_live("player", context, leave_out=render.LOG_ONLY)
+    return "".join(blocks.values()).replace(' hx-swap-oob="morph"', "")
+
+
+def test_each_phones_page_after_a_narrowed_push_is_the_page_drawn_fresh(client):
+    table, phones = _table(client)
+    table.ok(table.gm, "generic.track.create", name="Wounds", total=4)
+    heroes = {p["owner"]: p["id"] for p in table.view(table.gm)["participants"]}
+    table.ok(table.gm, "generic.pool.create", name="Luck", value=1, owner=heroes[phones[1].seat_id])
+    room, sockets = _room(client, table, phones[:4])
+    _push(room)
+    pages = {s.seat_id: _fresh(client, table, s) for s in phones[:4]}
+    pools = {p["name"]: p["id"] for p in table.view(table.gm)["pools"]}
+    tracks = {t["name"]: t["id"] for t in table.view(table.gm)["tracks"]}
+    changes = [
+        ("generic.pool.adjust", {"pool": pools["Gold"], "delta": -1}),
+        ("generic.pool.adjust", {"pool": pools["Luck"], "delta": 1}),  # one phone's own pool
+        ("generic.track.adjust", {"track": tracks["Wounds"], "delta": 1}),
+        ("generic.pool.create", {"name": "Doom", "value": 2}),  # a new row: the list around it changes
+    ]
+    for kind, fields in changes:
+        table.ok(table.gm, kind, **fields)
+        _push(room)
+        if fields.get("pool") == pools["Gold"]:  # a row of its own: sent alone
+            assert 'id="pools"' not in sockets[phones[0].seat_id].got[-1]
+        for seat in phones[:4]:
+            fresh = _fresh(client, table, seat)
+            assert _apply(pages[seat.seat_id], sockets[seat.seat_id].got[-1]) == fresh, kind
+            pages[seat.seat_id] = fresh
+
+
+def test_a_change_inside_one_element_with_an_id_is_that_element_and_anything_else_the_whole_block():
+    rows = '<li id="pool-a">A <b>1</b></li><li id="pool-b">B</li>'
+    old = f'<section id="pools" hx-swap-oob="morph"><ul>{rows}</ul></section>'
+    new = old.replace("<b>1</b>", "<b>2</b>")
+    assert narrow.narrow(old, new) == '<li hx-swap-oob="morph" id="pool-a">A <b>2</b></li>'
+    # Two rows changed: the smallest element with an id holding both is the block itself.
+    both = new.replace(">B<", ">C<")
+    assert narrow.narrow(old, both) is None
+    # A change in the block's own element (no inner element holds it): the whole block.
+    assert narrow.narrow(old, old.replace("<ul>", "<ul class='x'>")) is None
+    assert narrow.narrow(old, old) is None
