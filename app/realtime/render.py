@@ -18,6 +18,7 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
+from app.realtime.log import log_entries
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
@@ -88,7 +89,7 @@ _lines_by_entry: dict[tuple[int, bool], tuple[dict[str, Any], Markup]] = {}
 def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
     """One line of the log as drawn. A line never changes once written (an undo is a new line and a
     changed flag), so each is drawn once per process and a push draws only the new one. The log's
-    entries are shared dicts (`Game.log_entries`), found here by identity before by content."""
+    entries are shared dicts (`log.log_entries`), found here by identity before by content."""
     mine = _lines_by_entry.get((id(entry), show_by))
     if mine is not None and mine[0] is entry:
         return mine[1]
@@ -319,7 +320,7 @@ def page_context(
     player = page == "player"
     return {
         "v": view,
-        "log": game.log_entries(state, recent, viewer, described),
+        "log": log_entries(game, state, recent, viewer, described),
         "people": shared_people(game.as_seen_by(state, viewer), view)
         if player and not viewer.is_gm
         else (people(view) if player else None),

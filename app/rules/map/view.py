@@ -33,7 +33,7 @@ def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
         return None
     if sight.everything:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, blanked)}"
+    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, blanked, scene)}"
 
 
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
