@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
+from app.realtime.log import log_entries
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
@@ -87,7 +88,7 @@ _lines_by_entry: dict[tuple[int, bool], tuple[dict[str, Any], Markup]] = {}
 def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
     """One line of the log as drawn. A line never changes once written (an undo is a new line and a
     changed flag), so each is drawn once per process and a push draws only the new one. The log's
-    entries are shared dicts (`Game.log_entries`), found here by identity before by content."""
+    entries are shared dicts (`log.log_entries`), found here by identity before by content."""
     mine = _lines_by_entry.get((id(entry), show_by))
     if mine is not None and mine[0] is entry:
         return mine[1]
@@ -325,7 +326,7 @@ def page_context(
     own = own_of(participants, viewer, places_in(others, people_kept) if others is not None else None)
     return {
         "v": view,
-        "log": game.log_entries(state, recent, viewer, described),
+        "log": log_entries(game, state, recent, viewer, described),
         "people": others if shared else (people(view) if player else None),
         "mine": own_sheets(view, own) if player else None,
         "others": len(participants) - len(own),  # at the table, not mine

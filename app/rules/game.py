@@ -15,13 +15,13 @@ from app.rules.campaign.state import CampaignState, UndoEntry
 from app.rules.chat.part import PART as CHAT
 from app.rules.contract.commands import Command, CommandSpec, Ctx, parse_command
 from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
+from app.rules.contract.frozen import kept_whole
 from app.rules.contract.options import Option
 from app.rules.contract.part import SystemPart, ViewRequest
 from app.rules.contract.validation import explain
 from app.rules.contract.viewer import Viewer, can_see, widest
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
-from app.rules.log import LogEntries, log_entries
 from app.rules.map.part import PART as MAP
 
 # Identity and bookkeeping events that "undo the last action" steps over.
@@ -40,21 +40,10 @@ NOT_UNDOABLE = frozenset(
 UNDO_DEPTH = 50
 
 
-# Options as JSON by the identity of the option: a part that keeps its options from push to push
-# (the generic roll buttons) has each dumped once, not once a view. Shared read-only.
-_DUMPED: dict[int, tuple[Option, dict[str, Any]]] = {}
-_DUMPED_KEPT = 4096
-
-
 def _dumped(option: Option) -> dict[str, Any]:
-    hit = _DUMPED.get(id(option))
-    if hit is not None and hit[0] is option:
-        return hit[1]
-    if len(_DUMPED) >= _DUMPED_KEPT:
-        _DUMPED.clear()
-    dump = option.model_dump(mode="json")
-    _DUMPED[id(option)] = (option, dump)  # the option kept alive with its dump: its id stays its own
-    return dump
+    """The option as JSON, kept on the option (`kept`): a part that keeps its options from push to push
+    (the generic roll buttons) has each dumped once, not once a view. Shared read-only."""
+    return kept_whole(option, "_json", lambda: option.model_dump(mode="json"))
 
 
 def names_any(value: Any, refs: frozenset[str]) -> bool:
@@ -200,7 +189,7 @@ class Game:
         try:
             made = spec.decide(state, command, ctx)
         except RuleError as error:
-            if ctx.actor.is_gm:
+            if ctx.actor.is_gm or spec.internal:  # the server's own commands name seats, not characters
                 raise
             raise self.unseen_as_absent(state, ctx.actor, command, error) from None
         for event in made:  # what is written is what its type's payload model reads: a bug fails here
@@ -363,16 +352,6 @@ class Game:
         if not refs or not any(p.id in viewer.participants for p in secret):
             return refs
         return frozenset(r for p in secret if p.id not in viewer.participants for r in (p.id, p.name))
-
-    def log_entries(
-        self,
-        state: CampaignState,
-        events: Iterable[Event],
-        viewer: Viewer,
-        described: dict[Any, Any] | None = None,
-    ) -> LogEntries:
-        """The dice log as this viewer sees it: newest first, undone entries kept (app/rules/log.py)."""
-        return log_entries(self, state, events, viewer, described)
 
     # -- snapshots ------------------------------------------------------------------------------
 

@@ -306,7 +306,7 @@ class MaskCache:
         key (`image_key`), which does not name the asset."""
         if scene.asset is None:
             return None
-        etag = image_key(scene.asset, blanked)
+        etag = image_key(scene.asset, blanked, scene)
         if not any(op.op == "cover" for op in blanked):
             stored = blob(fray, campaign_id, scene.asset)
             return (etag, *stored) if stored is not None else None

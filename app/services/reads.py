@@ -8,6 +8,7 @@ from typing import Any
 from anyio import to_thread
 
 from app.realtime import render
+from app.realtime.log import log_entries
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import Forbidden, RuleError
@@ -120,7 +121,7 @@ def replay_for(
         "steps": steps,
         "events": [{"seq": e.seq, "text": game.describe(e), "type": e.type} for e in visible],
         "view": game.view(state, viewer),
-        "log": game.log_entries(state, [e for e in recent if e.seq <= at], viewer),
+        "log": log_entries(game, state, [e for e in recent if e.seq <= at], viewer),
     }
 
 

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from app.rules import dice
 from app.rules.campaign.state import (
     CampaignState,
     Encounter,
@@ -17,7 +16,6 @@ from app.rules.campaign.state import (
     check_answer,
 )
 from app.rules.contract.part import ViewRequest
-from app.rules.dice import ManualRoller
 from app.rules.errors import Forbidden
 from app.rules.game import Game
 from app.rules.generic import SYSTEM as GENERIC
@@ -71,23 +69,6 @@ def test_a_system_that_keeps_its_own_turn_order_hides_the_generic_initiative_com
     assert owner.view(_state(), Viewer(role="gm"))["campaign"]["owns_initiative"] is True
 
 
-def test_the_log_shows_every_roll_of_an_event():
-    game = Game(GENERIC)
-    one = dice.roll("2d6", ManualRoller([3, 4])).as_dict()
-    faces, values = dice.roll_d5_faces(ManualRoller([6, 2]), 2)
-    product = dice.roll_record("5x5", 6, faces, values, values[0] * values[1])
-    event = Event(
-        seq=11,
-        batch=11,
-        type="generic.initiative_rolled",
-        data={"expression": "1d20", "rolls": [{"name": "Aria", "value": 7, "roll": one}, product]},
-    )
-    entry = game.log_entries(_state(), [event], Viewer(role="gm"))[0]
-    assert [r["total"] for r in entry["rolls"]] == [7, 0]
-    assert entry["rolls"][1]["terms"][0]["faces"] == [6, 2]
-    assert entry["rolls"][1]["terms"][0]["values"] == [0, 2]
-
-
 def test_what_a_system_conceals_from_a_viewer_leaves_no_trace_in_the_core_and_generic_views():
     lurker = Participant(id="p2", name="Lurker", kind="npc")
     state = _state().model_copy(update={"participants": (*_state().participants, lurker)})
@@ -115,26 +96,6 @@ def test_a_prompt_to_the_players_is_seen_and_answered_by_any_player_but_not_a_sp
     with pytest.raises(Forbidden, match="the players'"):
         check_answer(state, "karma", Viewer(seat_id="gm", role="gm"))
     assert check_answer(state, "karma", Viewer(seat_id="gm", role="gm"), gm_may_answer=True).id == "karma"
-
-
-def test_a_log_entry_is_kept_from_push_to_push_and_names_its_author_as_the_seats_now_read():
-    game = Game(GENERIC)
-    state = _state()
-    event = Event(
-        seq=11, batch=11, type="generic.pool_changed", actor="s1", data={"name": "Luck", "from": 1, "to": 2}
-    )
-    first = game.log_entries(state, [event], Viewer(role="gm"))[0]
-    assert first["by"] == "Ann" and first["text"] == "Luck: 1 → 2."
-    assert game.log_entries(state, [event], Viewer(role="gm"))[0] is first  # the same seats: the same entry
-    same_names = state.model_copy(update={"seats": tuple(s.model_copy() for s in state.seats)})
-    assert game.log_entries(same_names, [event], Viewer(role="gm"))[0] is first  # new seats, the same name
-    renamed = state.model_copy(
-        update={"seats": (state.seats[0], state.seats[1].model_copy(update={"name": "Annika"}))}
-    )
-    entries = game.log_entries(renamed, [event], Viewer(role="gm"))
-    assert entries[0]["by"] == "Annika" and entries.fingerprint[0][-1] == "Annika"
-    gone = state.model_copy(update={"seats": state.seats[:1]})
-    assert game.log_entries(gone, [event], Viewer(role="gm"))[0]["by"] == "GM"  # a seat since removed
 
 
 def test_a_view_is_its_parts_views_in_layer_order_and_the_system_sees_the_whole_campaign():

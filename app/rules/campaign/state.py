@@ -7,6 +7,7 @@ from typing import Any, Literal, Protocol, TypeVar, cast, overload
 
 from pydantic import Field
 
+from app.rules.contract.frozen import Memo, kept
 from app.rules.errors import Forbidden, RuleError, quoted
 from app.rules.map.state import MapState
 from app.rules.system import PLAYERS, Frozen, Prompt, Role, Viewer
@@ -118,25 +119,46 @@ class CampaignState(Frozen):
     # -- lookups (by id first, then by exact name, case-insensitive) --
 
     def participant(self, ref: str | None) -> Participant:
-        return _find(self.participants, ref, "character")
+        return _find(self.participants, ref, "character", index=lambda: self.by_id("participants"))
 
     def find_participant(self, ref: str | None) -> Participant | None:
-        return _find(self.participants, ref, "character", missing_ok=True)
+        return _find(
+            self.participants, ref, "character", missing_ok=True, index=lambda: self.by_id("participants")
+        )
 
     def pool(self, ref: str | None) -> Pool:
-        return _find(self.pools, ref, "pool")
+        return _find(self.pools, ref, "pool", index=lambda: self.by_id("pools"))
 
     def track(self, ref: str | None) -> Track:
-        return _find(self.tracks, ref, "track")
+        return _find(self.tracks, ref, "track", index=lambda: self.by_id("tracks"))
 
     def preset(self, ref: str | None) -> Preset:
-        return _find(self.presets, ref, "roll button")
+        return _find(self.presets, ref, "roll button", index=lambda: self.by_id("presets"))
 
     def encounter(self, ref: str | None) -> Encounter:
-        return _find(self.encounters, ref, "encounter")
+        return _find(self.encounters, ref, "encounter", index=lambda: self.by_id("encounters"))
 
     def seat(self, seat_id: str | None) -> SeatInfo | None:
-        return by_id(self.seats).get(seat_id) if seat_id else None
+        if not seat_id:
+            return None
+        hit = self.__dict__.get("_by_id.seats")  # `by_id("seats")`, its hit written out: every view asks
+        if hit is not None and hit.basis is self.seats:
+            return hit.value.get(seat_id)  # type: ignore[no-any-return]  # what by_id stored
+        return self.by_id("seats").get(seat_id)
+
+    def by_id(self, field: str) -> dict[str, Any]:
+        """One of the state's tuples (`seats`, `participants`...) by id, indexed once and kept on the state
+        (as `kept` keeps a value, with a single identity check: this is on every view's path): a state's
+        tuples are immutable and shared by every view of a push, so a table of 200 seats looks each one
+        up in a dict, not by a scan per view and per log line."""
+        items = self.__dict__[field]
+        key = _INDEX_KEYS[field]
+        hit = self.__dict__.get(key)
+        if hit is not None and hit.basis is items:
+            return hit.value  # type: ignore[no-any-return]  # what this method stored
+        index = by_id(items)
+        self.__dict__[key] = Memo(items, index)
+        return index
 
     def prompt(self, prompt_id: str) -> Prompt:
         for prompt in self.prompts:
@@ -152,7 +174,13 @@ class CampaignState(Frozen):
 
     def viewer_for(self, seat_id: str | None, role: str) -> Viewer:
         """The viewer of a seat: its role and the characters handed to it."""
-        owned = _owned(self.participants).get(seat_id, frozenset()) if seat_id else frozenset()
+        owned = (
+            kept(self, "_owners", (self.participants,), lambda: _owned(self.participants)).get(
+                seat_id, frozenset()
+            )
+            if seat_id
+            else frozenset()
+        )
         # A seat's role is stored as text; Viewer checks it is one of the three when it is built.
         return Viewer(
             seat_id=seat_id, role=cast(Role, role), participants=owned if role == "player" else frozenset()
@@ -176,26 +204,11 @@ def find_in(items: tuple[T, ...], ref: str | None, what: str) -> T:
     return _find(items, ref, what)
 
 
-# Look-ups by id, indexed once per tuple: a state's tuples are immutable and shared by every view of a
-# push, so a table of 200 seats looks each one up in a dict, not by a scan per view and per log line.
-# Keyed by the tuple's identity; holding the tuple keeps its id from being reused while cached.
-_INDEXES: dict[tuple[str, int], tuple[tuple[Any, ...], dict[Any, Any]]] = {}
-_INDEXES_KEPT = 1024
 _SMALL = 8  # below this a scan is as quick as a dict
-
-
-def _indexed(
-    items: tuple[T, ...], kind: str, build: Callable[[tuple[T, ...]], dict[Any, Any]]
-) -> dict[Any, Any]:
-    key = (kind, id(items))
-    hit = _INDEXES.get(key)
-    if hit is not None and hit[0] is items:
-        return hit[1]
-    if len(_INDEXES) >= _INDEXES_KEPT:
-        _INDEXES.clear()
-    index = build(items)
-    _INDEXES[key] = (items, index)
-    return index
+# Where `CampaignState.by_id` keeps each tuple's index: keys of the state's __dict__ that are no fields.
+_INDEX_KEYS = {
+    f: f"_by_id.{f}" for f in ("seats", "participants", "pools", "tracks", "presets", "encounters")
+}
 
 
 def _first_by_id(items: tuple[T, ...]) -> dict[str, T]:
@@ -206,30 +219,47 @@ def _first_by_id(items: tuple[T, ...]) -> dict[str, T]:
 
 
 def by_id(items: tuple[T, ...]) -> dict[str, T]:
-    """The items by id (the first of each id, as a scan would find)."""
-    return _indexed(items, "id", _first_by_id)
+    """The items by id (the first of each id, as a scan would find). Made afresh: a state's own tuples
+    are indexed once through `CampaignState.by_id`."""
+    return _first_by_id(items)
 
 
 def _owned(participants: tuple[Participant, ...]) -> dict[str | None, frozenset[str]]:
-    def build(items: tuple[Participant, ...]) -> dict[str | None, frozenset[str]]:
-        owners: dict[str | None, set[str]] = {}
-        for p in items:
-            owners.setdefault(p.owner, set()).add(p.id)
-        return {owner: frozenset(ids) for owner, ids in owners.items()}
-
-    return _indexed(participants, "owner", build)
+    owners: dict[str | None, set[str]] = {}
+    for p in participants:
+        owners.setdefault(p.owner, set()).add(p.id)
+    return {owner: frozenset(ids) for owner, ids in owners.items()}
 
 
 @overload
-def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: Literal[False] = False) -> T: ...
+def _find(
+    items: tuple[T, ...],
+    ref: str | None,
+    what: str,
+    missing_ok: Literal[False] = False,
+    index: Callable[[], dict[str, T]] | None = None,
+) -> T: ...
 @overload
-def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: Literal[True]) -> T | None: ...
+def _find(
+    items: tuple[T, ...],
+    ref: str | None,
+    what: str,
+    missing_ok: Literal[True],
+    index: Callable[[], dict[str, T]] | None = None,
+) -> T | None: ...
 
 
-def _find(items: tuple[T, ...], ref: str | None, what: str, missing_ok: bool = False) -> T | None:
+def _find(
+    items: tuple[T, ...],
+    ref: str | None,
+    what: str,
+    missing_ok: bool = False,
+    index: Callable[[], dict[str, T]] | None = None,
+) -> T | None:
+    """`index`: the items by id, kept by their owner (a state); without one, a scan."""
     if ref:
-        if len(items) > _SMALL:
-            found = by_id(items).get(ref)
+        if index is not None and len(items) > _SMALL:
+            found = index().get(ref)
             if found is not None:
                 return found
         else:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.campaign.state import CampaignState, Participant, by_id
+from app.rules.campaign.state import CampaignState, Participant
+from app.rules.contract.frozen import Memo
 from app.rules.system import Event, Viewer
 
 
@@ -29,56 +30,47 @@ def participant_view(state: CampaignState, p: Participant, viewer: Viewer) -> di
 
 
 # What every player sees of the characters and seats is the same for all of them but their own
-# characters: it is built once per state (keyed by the identity of the tuples it reads, which a state
-# never changes) and shared by every player's view of a push. The shared dicts are never mutated.
-_PLAYERS_SEE: dict[tuple[str, int, int], tuple[Any, Any, list[dict[str, Any]]]] = {}
-_PLACES: dict[int, tuple[list[dict[str, Any]], dict[str, int]]] = {}
-_KEPT = 256
+# characters: it is built once per state's tuples and kept on the state (`kept`), shared by every
+# player's view of a push. The shared dicts are never mutated.
 _NOBODY = Viewer(seat_id=None, role="player", participants=frozenset())
+_SHARED_KEYS = {"participants": "_players_see.participants", "seats": "_players_see.seats"}
 
 
 def _for_players(state: CampaignState, kind: str) -> list[dict[str, Any]]:
-    key = (kind, id(state.participants), id(state.seats))
-    hit = _PLAYERS_SEE.get(key)
-    if hit is not None and hit[0] is state.participants and hit[1] is state.seats:
-        return hit[2]
+    return _players_see(state, kind)[0]
+
+
+def _players_see(state: CampaignState, kind: str) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The players' shared list, and where each item stands in it: kept on the state for the tuples it
+    reads (as `kept` keeps a value, written out here: this is on every player's view's path)."""
+    key = _SHARED_KEYS[kind]
+    hit = state.__dict__.get(key)
+    if hit is not None and hit.basis[0] is state.participants and hit.basis[1] is state.seats:
+        return hit.value  # type: ignore[no-any-return]  # what this function stored
     if kind == "participants":
         out = [participant_view(state, p, _NOBODY) for p in visible_participants(state, _NOBODY)]
     else:
         out = [s.model_dump() for s in state.seats if not s.revoked]
-    if len(_PLAYERS_SEE) >= _KEPT:
-        _PLAYERS_SEE.clear()
-    _PLAYERS_SEE[key] = (state.participants, state.seats, out)
-    return out
+    found = (out, {d["id"]: n for n, d in enumerate(out)})
+    state.__dict__[key] = Memo((state.participants, state.seats), found)
+    return found
 
 
 def participants_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
     if viewer.is_gm:
         return [participant_view(state, p, viewer) for p in visible_participants(state, viewer)]
-    shared = _for_players(state, "participants")
+    shared, places = _players_see(state, "participants")
     if not viewer.participants:
         return shared
     # The shared list with this player's own characters put in their places: a copy (in C) and a few
     # look-ups, not a pass over every character for every phone.
     out = list(shared)
-    places = _places(state, shared)
-    index = by_id(state.participants)
+    index = state.by_id("participants")
     for pid in viewer.participants:
         place = places.get(pid)
         if place is not None:
             out[place] = participant_view(state, index[pid], viewer)
     return out
-
-
-def _places(state: CampaignState, shared: list[dict[str, Any]]) -> dict[str, int]:
-    """Where each character stands in the players' shared list (kept with the list it indexes)."""
-    hit = _PLACES.get(id(shared))
-    if hit is not None and hit[0] is shared:
-        return hit[1]
-    if len(_PLACES) >= _KEPT:
-        _PLACES.clear()
-    places = _PLACES[id(shared)] = (shared, {d["id"]: n for n, d in enumerate(shared)})
-    return places[1]
 
 
 def encounter_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:

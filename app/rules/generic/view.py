@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 
 from app.rules import dice
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.frozen import kept_table
 from app.rules.errors import InputError
 from app.rules.generic.commands import may_change_pool, may_change_track, owner_hidden
 from app.rules.system import Band, Event, Option, Viewer
@@ -29,21 +30,25 @@ def _owner_name(state: CampaignState, owner: str | None) -> str | None:
 # Each part of the view is kept by what it reads: the state's tuples by identity (a state never changes
 # them), whether the viewer is the GM, and only those of the viewer's characters that the part names. A
 # pool nobody owns reads the same for every player, so a push builds one list for all of them, and the
-# block memo fingerprints it once (app/realtime/blocks.py). The parts are shared read-only.
-_PARTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Any]] = {}
+# block memo fingerprints it once (app/realtime/blocks.py). The parts are kept on the state (`kept_table`,
+# shared by its copies, each part checked against what it read) and shared read-only.
 _PARTS_KEPT = 2048
 T = TypeVar("T")
 
 
-def _part(kind: str, reads: tuple[Any, ...], viewer_key: tuple[Any, ...], build: Callable[[], T]) -> T:
-    key = (kind, *map(id, reads), *viewer_key)
-    hit = _PARTS.get(key)
+def _part(
+    parts: dict[Any, Any],
+    kind: str,
+    reads: tuple[Any, ...],
+    viewer_key: tuple[Any, ...],
+    build: Callable[[], T],
+) -> T:
+    key = (kind, *viewer_key)
+    hit = parts.get(key)
     if hit is not None and all(map(operator.is_, hit[0], reads)):
         return cast(T, hit[1])
-    if len(_PARTS) >= _PARTS_KEPT:
-        _PARTS.clear()
     value = build()
-    _PARTS[key] = (reads, value)  # the tuples kept alive with the part: their ids stay their own
+    parts[key] = (reads, value)
     return value
 
 
@@ -54,26 +59,31 @@ def _mine_among(viewer: Viewer, ids: Iterable[str | None]) -> frozenset[str]:
 
 def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
     gm = viewer.is_gm
+    parts = kept_table(state, "_generic_parts", _PARTS_KEPT)
     return {
         "pools": _part(
+            parts,
             "pools",
             (state.pools, state.participants),
             (viewer.role, _mine_among(viewer, (p.owner for p in state.pools))),
             lambda: _pools(state, viewer),
         ),
         "tracks": _part(
+            parts,
             "tracks",
             (state.tracks, state.participants),
             (viewer.role, _mine_among(viewer, (t.owner for t in state.tracks))),
             lambda: _tracks(state, viewer),
         ),
         "presets": _part(
+            parts,
             "presets",
             (state.presets, state.participants),
             (gm,),
             lambda: [pr.model_dump() for pr in state.presets if gm or not owner_hidden(state, pr.owner)],
         ),
         "initiative": _part(
+            parts,
             "initiative",
             (state.initiative, state.participants),
             (
@@ -163,6 +173,7 @@ def options(state: CampaignState, viewer: Viewer) -> list[Option]:
     """A viewer's roll buttons, kept like the view's parts: they read only the presets, which
     characters are hidden, and who the viewer is and plays (the one character a button defaults to)."""
     return _part(
+        kept_table(state, "_generic_parts", _PARTS_KEPT),
         "buttons",
         (state.presets, state.participants),
         (viewer.role, viewer.participants),

@@ -10,20 +10,21 @@ import hashlib
 
 import numpy as np
 import shapely
+from pydantic import BaseModel
 
+from app.rules.contract.frozen import kept
 from app.rules.map.state import FogOp
 
-# Fog digests by the identity of the fog tuple (kept alive with it, so the id is not reused): a scene's fog
-# is one tuple from change to change, hashed once however many views name it. Shared read-only.
-_DIGESTS: dict[int, tuple[tuple[FogOp, ...], str]] = {}
-_DIGESTS_KEPT = 4096
+
+def fog_key(fog: tuple[FogOp, ...], owner: BaseModel | None = None) -> str:
+    """A digest of the fog's strokes. `owner`: the scene the fog belongs to, where the digest is kept
+    (`kept`): a scene's fog is one tuple from change to change, hashed once however many views name it."""
+    if owner is not None:
+        return kept(owner, "_fog_key", (fog,), lambda: _digest(fog))
+    return _digest(fog)
 
 
-def fog_key(fog: tuple[FogOp, ...]) -> str:
-    """A digest of the fog's strokes."""
-    hit = _DIGESTS.get(id(fog))
-    if hit is not None and hit[0] is fog:
-        return hit[1]
+def _digest(fog: tuple[FogOp, ...]) -> str:
     # The strokes' numbers as little-endian doubles: a scene of long outlines is hashed in a millisecond,
     # where a JSON dump took a good part of a second; the same bytes in every process.
     digest = hashlib.sha256()
@@ -31,16 +32,13 @@ def fog_key(fog: tuple[FogOp, ...]) -> str:
         digest.update(op.op.encode())
         for shape in (op.rect, op.polygon):
             digest.update(b"-" if shape is None else b"|" + np.asarray(shape, dtype="<f8").tobytes())
-    text = digest.hexdigest()[:32]
-    if len(_DIGESTS) >= _DIGESTS_KEPT:
-        _DIGESTS.clear()
-    _DIGESTS[id(fog)] = (fog, text)
-    return text
+    return digest.hexdigest()[:32]
 
 
-def image_key(asset: str, fog: tuple[FogOp, ...]) -> str:
-    """The players' image's key: of the image and its fog, and naming neither (the asset id stays hidden)."""
-    return hashlib.sha256(f"{asset}/{fog_key(fog)}".encode()).hexdigest()[:20]
+def image_key(asset: str, fog: tuple[FogOp, ...], owner: BaseModel | None = None) -> str:
+    """The players' image's key: of the image and its fog, and naming neither (the asset id stays hidden).
+    `owner` as for `fog_key`."""
+    return hashlib.sha256(f"{asset}/{fog_key(fog, owner)}".encode()).hexdigest()[:20]
 
 
 def region_key(asset: str, region: shapely.Geometry) -> str:

@@ -40,7 +40,7 @@ def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
         blanked = sight.blanked(scene)
         if blanked is None:
             return None
-        key = image_key(scene.asset, blanked)
+        key = image_key(scene.asset, blanked, scene)
     return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
 
 

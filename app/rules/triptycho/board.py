@@ -7,12 +7,13 @@ border's shape, and caches of distances and lines of sight.
 
 from __future__ import annotations
 
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from app.rules.contract.frozen import kept_whole
 from app.rules.errors import quoted
 from app.rules.system import Frozen
 from app.rules.triptycho import geometry as geo
@@ -204,24 +205,9 @@ def _build(m: BattleMap) -> MapIndex:
     )
 
 
-_CACHE: OrderedDict[int, tuple[BattleMap, MapIndex]] = OrderedDict()
-_CACHE_SIZE = 16
-
-
 def index(m: BattleMap) -> MapIndex:
-    """The map's graph: built once per map object and kept while the object is in use.
-
-    The cache holds the map object itself, so an id is never reused while its entry lives.
-    """
-    hit = _CACHE.get(id(m))
-    if hit is not None and hit[0] is m:
-        _CACHE.move_to_end(id(m))
-        return hit[1]
-    built = _build(m)
-    _CACHE[id(m)] = (m, built)
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return built
+    """The map's graph: built once per map object and kept on it (`kept`) while the object is in use."""
+    return kept_whole(m, "_index", lambda: _build(m))
 
 
 def grid_map(

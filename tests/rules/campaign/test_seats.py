@@ -70,6 +70,16 @@ def test_a_player_cannot_take_a_name_another_player_has_in_any_case():
     assert message == "Someone at this table is already called ANN: pick another name."
 
 
+def test_a_name_clash_is_told_as_it_is_even_when_a_hidden_character_has_that_name():
+    # The refusal names a seat (public), never a character: no hidden character turns it into another.
+    hidden = {"id": "p9", "name": "Ann", "kind": "npc", "owner": None, "hidden": True}
+    state = GAME.replay(table(), [event(7, "campaign.participant_added", {"participant": hidden}, "seat-gm")])
+    message = refusal(
+        RuleError, state, "seat-new", "player", type="campaign.seat.join", seat="seat-new", name="Ann"
+    )
+    assert message == "Someone at this table is already called Ann: pick another name."
+
+
 def test_a_removed_players_name_and_a_spectators_name_are_free_again():
     state = table()
     for name in ("Olga", "Table"):

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from app.realtime.log import log_entries
 from app.rules.errors import Forbidden, InputError, RuleError
 from tests.rules.generic.test_generic_rules import Table
 
@@ -17,7 +18,7 @@ def t() -> Table:
 
 
 def _log(t: Table, who: str) -> list[str]:
-    return [e["text"] for e in t.game.log_entries(t.state, t.events, t.viewer(who))]
+    return [e["text"] for e in log_entries(t.game, t.state, t.events, t.viewer(who))]
 
 
 def test_a_message_to_everyone_reaches_every_seat_with_the_speakers_name(t):

@@ -3,7 +3,7 @@
 from typing import Literal
 
 from app.rules.contract.commands import Command, CommandSpec, command, command_table, internal
-from app.rules.registry import systems
+from app.rules.registry import game, systems
 
 
 class Shout(Command):
@@ -35,3 +35,10 @@ def test_every_systems_table_is_keyed_by_its_models_type():
     for system in systems().values():
         for type_, spec in system.commands.items():
             assert spec.type == type_ == spec.model.model_fields["type"].default
+
+
+def test_only_a_row_that_says_so_is_made_by_a_spectator():
+    assert not command(Shout, shout, "Shout").spectators
+    assert command(Shout, shout, "Shout", spectators=True).spectators
+    takers = [t for key in systems() for t, spec in game(key).commands.items() if spec.spectators]
+    assert set(takers) == {"campaign.seat.watch"}

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.realtime.log import log_entries
 from app.rules.campaign.state import CampaignState
 from app.rules.dice import ManualRoller
 from app.rules.errors import Forbidden, InputError, RuleError
@@ -1180,7 +1181,7 @@ def test_undo_of_a_public_roll_is_seen_by_everyone_in_the_log(t: Table):
     (rolled,) = t.do("ann", "generic.roll", [2, 2], expression="2d6", participant="Aria")
     (undo,) = t.do("gm", "campaign.undo")
     assert undo.audience == "all"
-    entries = t.game.log_entries(t.state, t.events, t.viewer("ben"))
+    entries = log_entries(t.game, t.state, t.events, t.viewer("ben"))
     assert entries[0]["type"] == "campaign.undone"
     (logged,) = [e for e in entries if e["seq"] == rolled.seq]
     assert logged["undone"] is True

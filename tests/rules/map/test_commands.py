@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from app.realtime.log import log_entries
 from app.rules.errors import InputError, RuleError
 from app.rules.map.commands import MAX_DRAWINGS, MAX_DRAWN_POINTS
 from tests.rules.generic.test_generic_rules import Table
@@ -48,7 +49,7 @@ def _seen_by(t: Table, who: str) -> str:
     """Everything a seat is handed of the log: its events' data and its log's lines."""
     viewer = t.viewer(who)
     events = t.game.visible(t.events, viewer, t.state)
-    log = t.game.log_entries(t.state, t.events, viewer)
+    log = log_entries(t.game, t.state, t.events, viewer)
     return json.dumps([e.data for e in events]) + json.dumps([e["text"] for e in log])
 
 
@@ -143,7 +144,9 @@ def test_hiding_a_characters_token_hides_the_character_everywhere():
     t.do("gm", "map.token.set", token=token, hidden=False)
     assert not t.state.participant("Goblin").hidden
     assert "Goblin" in json.dumps(t.view("ann")["map"]["tokens"])
-    assert any(e["text"] == "Goblin appears!" for e in t.game.log_entries(t.state, t.events, t.viewer("ann")))
+    assert any(
+        e["text"] == "Goblin appears!" for e in log_entries(t.game, t.state, t.events, t.viewer("ann"))
+    )
 
 
 def test_a_hidden_characters_token_is_hidden_and_placing_a_hidden_token_hides_its_character():

@@ -26,6 +26,16 @@ def test_an_image_key_follows_the_content_and_names_no_asset():
     assert A[:8] not in image_key(A, cover)
 
 
+def test_a_scenes_fog_key_is_kept_with_the_scene_for_its_fog():
+    cover = (FogOp(op="cover"),)
+    scene = Scene(id="s1", name="Crypt", asset=A, width=40, height=30, fog=cover)
+    assert image_key(A, scene.fog, scene) == image_key(A, cover)
+    assert scene.__dict__["_fog_key"].value == fog_key(cover)
+    revealed = scene.model_copy(update={"fog": ()})  # the copy carries the kept key: not for its fog
+    assert image_key(A, revealed.fog, revealed) == image_key(A, ()) != image_key(A, cover)
+    assert image_key(A, scene.fog, scene) == image_key(A, cover)
+
+
 def _state(*scenes: Scene) -> CampaignState:
     assets = (Asset(id=A, name="crypt", width=40, height=30), Asset(id=B, width=40, height=30))
     return CampaignState(

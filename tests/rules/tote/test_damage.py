@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.realtime.log import log_entries
 from app.rules.tote.combat import damage_marks
 from tests.rules.tote.table import AXE, CLUB, SPEAR, Table
 
@@ -62,7 +63,7 @@ def test_TO_H_3_one_bonus_and_a_passed_effect_test_add_base_damage():
     t = strike(AXE, [6, 1, 1, 2, 3, 4])  # 6 + 2 = 8, a Bonus; Effect 3 + 4 = 7 vs Resist 6
     assert hit(t)["effects"][0]["passed"] and hit(t)["damage"] == 6
     entry = next(
-        e for e in t.game.log_entries(t.state, t.events, t.viewer("ben")) if e["type"] == "tote.attacked"
+        e for e in log_entries(t.game, t.state, t.events, t.viewer("ben")) if e["type"] == "tote.attacked"
     )
     assert [r["terms"][0]["faces"] for r in entry["rolls"]] == [[6, 1, 1], [3, 4]]
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from app.realtime.log import log_entries
 from app.rules.errors import Forbidden
 from app.rules.tote import SYSTEM, odds
 from app.rules.tote.model import Settings
@@ -132,7 +133,7 @@ def test_every_event_reads_as_a_sentence_in_the_log(t: Table):
         if event.type.startswith("tote."):
             text = t.game.describe(event)
             assert text != event.type and text.endswith("."), text
-    entries = t.game.log_entries(t.state, t.events, t.viewer("ann"))
+    entries = log_entries(t.game, t.state, t.events, t.viewer("ann"))
     shown = [r for e in entries for r in e["rolls"]]
     assert any(r["terms"][-1]["notation"] == "Paragon d6" for r in shown)
 
@@ -305,7 +306,7 @@ def test_players_and_the_table_see_an_enemys_place_in_the_order_but_not_its_init
         }
         seen = t.game.visible(t.events, t.viewer(who))
         assert "tote.initiative_rolled" not in [e.type for e in seen if e.data.get("name") == "Goblin"]
-        log = t.game.log_entries(t.state, t.events, t.viewer(who))
+        log = log_entries(t.game, t.state, t.events, t.viewer(who))
         told = next(e for e in log if e["type"] == "tote.initiative_secret")
         assert told["text"] == "Goblin rolls Initiative (the GM keeps the number)." and told["rolls"] == []
     f = t.view("gm")["system"]["fight"]
@@ -339,7 +340,7 @@ def test_an_enemys_exact_resolve_loss_is_the_gms_and_the_table_hears_it_is_hurt(
     )
     assert t.sheet("Goblin").resolve == 5 and t.last("tote.recovered").data["gained"] is None
     texts = {
-        who: [e["text"] for e in t.game.log_entries(t.state, t.events, t.viewer(who))]
+        who: [e["text"] for e in log_entries(t.game, t.state, t.events, t.viewer(who))]
         for who in ("ann", "gm")
     }
     public = "\n".join(texts["ann"])

@@ -1,24 +1,26 @@
-"""The dice log as a viewer sees it: each event worded once a push and shared by every view."""
+"""The dice log as a viewer sees it: each event worded once and shared by every view.
+
+Presentation, not rules: what an event says is the game's own words (`Game.describe`, each part's
+describers); which events a viewer sees is the rules' (`Game.visible`); this puts them together as the
+log's entries, newest first, and keeps each entry with its event (`kept`) from push to push."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
+from weakref import ref
 
 from app.rules.campaign.state import CampaignState
 from app.rules.contract.envelope import Event
+from app.rules.contract.frozen import Memo
 from app.rules.contract.viewer import Viewer
+from app.rules.game import Game
 
-if TYPE_CHECKING:
-    from app.rules.game import Game
-
-# Log entries by what they are made of (see `log_entries`), shared read-only by every view: the
-# event, whether it is undone, and its author's name, which is looked up again only when the state's
-# seats are not the ones it was found in. Each value: (event, seats, author, entry, what decides it).
-_WORDED: dict[
-    tuple[int, bool], tuple[Event, tuple[Any, ...], str | None, dict[str, Any], tuple[Any, ...]]
-] = {}
-_WORDED_KEPT = 8192
+# An event's entry is kept on the event (its `__dict__`, beside its fields; see `kept_whole`), under one
+# key for undone and one for not: a `Memo` of the event (weakly) and (the seats, the author's name, the
+# entry, what decides it).
+# The author's name is looked up again only when the state's seats are not the ones it was found in.
+_WORDED = ("_log_entry", "_log_entry_undone")
 
 
 class LogEntries(list[dict[str, Any]]):
@@ -40,6 +42,23 @@ def _rolls_of(data: dict[str, Any]) -> list[dict[str, Any]]:
             r.get("roll", r) for r in rolls if isinstance(r, dict) and isinstance(r.get("roll", r), dict)
         ]
     return [r for r in found if isinstance(r.get("terms"), list)]
+
+
+Worded = tuple[tuple[Any, ...], str | None, dict[str, Any], tuple[Any, ...]]
+
+
+def _worded(game: Game, e: Event, seats: tuple[Any, ...], by: str | None, undone: bool) -> Worded:
+    entry = {
+        "seq": e.seq,
+        "type": e.type,
+        "text": game.describe(e),
+        "by": by,
+        "at": e.at,
+        "undone": undone,
+        "secret": e.audience != "all",
+        "rolls": _rolls_of(e.data),
+    }
+    return (seats, by, entry, (e.seq, e.type, e.at, undone, by))
 
 
 def log_entries(
@@ -81,27 +100,24 @@ def log_entries(
         # to push), undone or not, by a seat of this name. Each push finds the same entry, so its
         # drawn line too, instead of wording it again; while the seats are the same tuple (a state
         # never changes it), without looking up the author's name either.
-        slot = (id(e), e.seq in undone)
-        worded = _WORDED.get(slot)
-        if worded is None or worded[0] is not e or worded[1] is not seats:
+        is_undone = e.seq in undone
+        key = _WORDED[is_undone]
+        kept: Memo | None = e.__dict__.get(key)
+        if kept is None or kept.basis() is not e:  # a copy of an event (a reading of it) is not it
             by = state.seat_name(e.actor) if e.actor else None
-            if worded is None or worded[0] is not e or worded[2] != by:
-                entry = {
-                    "seq": e.seq,
-                    "type": e.type,
-                    "text": game.describe(e),
-                    "by": by,
-                    "at": e.at,
-                    "undone": slot[1],
-                    "secret": e.audience != "all",
-                    "rolls": _rolls_of(e.data),
-                }
-            else:
-                entry = worded[3]  # new seats, the same name: the same entry
-            if len(_WORDED) >= _WORDED_KEPT:
-                _WORDED.clear()
-            # The event and the seats kept alive with the entry: their ids stay their own.
-            worded = _WORDED[slot] = (e, seats, by, entry, (e.seq, e.type, e.at, slot[1], by))
-        entries.append(worded[3])
-        entries.fingerprint.append(worded[4])
+            worded = _worded(game, e, seats, by, is_undone)
+            e.__dict__[key] = Memo(ref(e), worded)
+        else:
+            worded = kept.value
+            if worded[0] is not seats:
+                by = state.seat_name(e.actor) if e.actor else None
+                # New seats, the same name: the same entry.
+                worded = (
+                    (seats, by, worded[2], worded[3])
+                    if worded[1] == by
+                    else _worded(game, e, seats, by, is_undone)
+                )
+                kept.value = worded
+        entries.append(worded[2])
+        entries.fingerprint.append(worded[3])
     return entries

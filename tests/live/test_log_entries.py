@@ -1,0 +1,83 @@
+"""The dice log's entries (app/realtime/log.py): every roll of an event shown, each entry worded once and
+kept with its event from push to push, a reading of an event worded as what it now says."""
+
+from __future__ import annotations
+
+from app.realtime.log import log_entries
+from app.rules import dice
+from app.rules.campaign.state import CampaignState, Participant, SeatInfo
+from app.rules.dice import ManualRoller
+from app.rules.game import Game
+from app.rules.generic import SYSTEM as GENERIC
+from app.rules.system import Event, Viewer
+
+GAME = Game(GENERIC)
+GM = Viewer(role="gm")
+
+
+def _state() -> CampaignState:
+    return CampaignState(
+        id="c",
+        name="C",
+        system="generic",
+        seq=10,
+        seats=(SeatInfo(id="gm", name="GM", role="gm"), SeatInfo(id="s1", name="Ann", role="player")),
+        participants=(Participant(id="p1", name="Aria", owner="s1"),),
+    )
+
+
+def _changed(**data: object) -> Event:
+    return Event(seq=11, batch=11, type="generic.pool_changed", actor="s1", data=data)
+
+
+def test_the_log_shows_every_roll_of_an_event():
+    one = dice.roll("2d6", ManualRoller([3, 4])).as_dict()
+    faces, values = dice.roll_d5_faces(ManualRoller([6, 2]), 2)
+    product = dice.roll_record("5x5", 6, faces, values, values[0] * values[1])
+    event = Event(
+        seq=11,
+        batch=11,
+        type="generic.initiative_rolled",
+        data={"expression": "1d20", "rolls": [{"name": "Aria", "value": 7, "roll": one}, product]},
+    )
+    entry = log_entries(GAME, _state(), [event], GM)[0]
+    assert [r["total"] for r in entry["rolls"]] == [7, 0]
+    assert entry["rolls"][1]["terms"][0]["faces"] == [6, 2]
+    assert entry["rolls"][1]["terms"][0]["values"] == [0, 2]
+
+
+def test_a_log_entry_is_kept_from_push_to_push_and_names_its_author_as_the_seats_now_read():
+    state = _state()
+    event = _changed(name="Luck", **{"from": 1, "to": 2})
+    first = log_entries(GAME, state, [event], GM)[0]
+    assert first["by"] == "Ann" and first["text"] == "Luck: 1 → 2."
+    assert log_entries(GAME, state, [event], GM)[0] is first  # the same seats: the same entry
+    same_names = state.model_copy(update={"seats": tuple(s.model_copy() for s in state.seats)})
+    assert log_entries(GAME, same_names, [event], GM)[0] is first  # new seats, the same name
+    renamed = state.model_copy(
+        update={"seats": (state.seats[0], state.seats[1].model_copy(update={"name": "Annika"}))}
+    )
+    entries = log_entries(GAME, renamed, [event], GM)
+    assert entries[0]["by"] == "Annika" and entries.fingerprint[0][-1] == "Annika"
+    gone = state.model_copy(update={"seats": state.seats[:1]})
+    assert log_entries(GAME, gone, [event], GM)[0]["by"] == "GM"  # a seat since removed
+
+
+def test_a_copy_of_an_event_with_other_words_is_worded_afresh():
+    # A reading of an event (as the players see it) is a copy: it carries its original's kept entry,
+    # which must not be shown for it.
+    state = _state()
+    event = _changed(name="Luck", **{"from": 1, "to": 2})
+    log_entries(GAME, state, [event], GM)
+    reading = event.model_copy(update={"data": {"name": "Hope", "from": 1, "to": 2}})
+    assert log_entries(GAME, state, [reading], GM)[0]["text"] == "Hope: 1 → 2."
+    assert log_entries(GAME, state, [event], GM)[0]["text"] == "Luck: 1 → 2."
+
+
+def test_an_undone_entry_is_marked_and_the_same_event_not_undone_is_not():
+    state = _state()
+    event = _changed(name="Luck", **{"from": 1, "to": 2})
+    undo = Event(seq=12, batch=12, type="campaign.undone", data={"seqs": [11], "label": "Luck"})
+    undone = log_entries(GAME, state, [event, undo], GM)
+    assert [e["seq"] for e in undone] == [12, 11] and undone[1]["undone"] is True
+    assert log_entries(GAME, state, [event], GM)[0]["undone"] is False

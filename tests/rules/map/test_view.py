@@ -1,0 +1,59 @@
+"""The map part of a view and the players' reading of map events (app/rules/map/view.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rules.map.view import EVENT_VIEWS, _initials
+from app.rules.system import Event
+from tests.rules.map.test_commands import ASSET, _scene, _table, _token
+
+
+@pytest.mark.parametrize(
+    ("name", "initials"), [("Aria", "AR"), ("Old Grey Wolf", "OG"), ("half-orc", "HO"), ("", "?"), ("x", "X")]
+)
+def test_a_token_shows_the_initials_of_its_name(name: str, initials: str):
+    assert _initials(name) == initials
+
+
+def test_the_gm_sees_scenes_fog_and_the_image_a_player_sees_neither():
+    t = _table()
+    scene = _scene(t)
+    t.do("gm", "map.fog.cover", scene=scene, rect=[200, 0, 200, 300])
+    gm, ann = t.view("gm")["map"], t.view("ann")["map"]
+    assert gm["scene"] == ann["scene"] == scene
+    assert [s["id"] for s in gm["scenes"]] == [scene] and gm["asset"] == ASSET and gm["fog"]
+    assert gm["image_url"].endswith(f"/assets/{ASSET}")
+    assert not {"scenes", "assets", "fog", "asset"} & set(ann)
+    assert ASSET not in ann["image_url"] and f"/scenes/{scene}/image?v=" in ann["image_url"]
+
+
+def test_a_players_token_is_movable_only_their_own_and_only_while_players_may_move():
+    t = _table()
+    scene = _scene(t)
+    aria, brick = _token(t, scene, "Aria"), _token(t, scene, "Brick")
+    tokens = {tok["id"]: tok for tok in t.view("ann")["map"]["tokens"]}
+    assert tokens[aria]["mine"] and tokens[aria]["movable"] and tokens[aria]["initials"] == "AR"
+    assert not tokens[brick]["mine"] and not tokens[brick]["movable"]
+    assert "hidden" not in tokens[aria] and "fogged" not in tokens[aria]
+    t.do("gm", "map.scene.update", scene=scene, player_moves=False)
+    assert not next(tok for tok in t.view("ann")["map"]["tokens"] if tok["id"] == aria)["movable"]
+
+
+def test_a_scene_change_reaches_the_players_without_its_image_and_only_for_the_shown_scene():
+    t = _table()
+    scene = _scene(t)
+    read = EVENT_VIEWS["map.scene_updated"]
+    changed = Event(
+        seq=1, type="map.scene_updated", data={"scene": scene, "changes": {"asset": ASSET, "name": "X"}}
+    )
+    seen = read(t.state, changed)
+    assert seen is not None and seen.data["changes"] == {"name": "X"}
+    assert changed.data["changes"]["asset"] == ASSET  # the stored event is untouched
+    elsewhere = Event(seq=2, type="map.scene_updated", data={"scene": "other", "changes": {"name": "Y"}})
+    assert read(t.state, elsewhere) is None
+
+
+def test_fog_strokes_and_image_records_are_the_gms_alone():
+    for type_ in ("map.fog_covered", "map.fog_revealed", "map.asset_added", "map.scene_created"):
+        assert EVENT_VIEWS[type_](None, Event(seq=1, type=type_)) is None
