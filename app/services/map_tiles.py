@@ -1,13 +1,13 @@
 """A player's image of a scene with vision: only what they may see kept, whole or in 256-pixel tiles.
 
 What a viewer may hold is the map's `Sight.explored(scene)` (None: no vision, the whole scene) less the
-GM's fog. That region is made safe for pixels once (`kept_region`): clipped to the image, eroded by
-`ERODE` pixels and snapped to whole pixels, so that Pillow, which fills a polygon's edge pixels too, never
-keeps a pixel any part of which lies outside it. Every image and tile is made from that one region, and
-named by it: the whole image by a hash of the asset and the region's WKB, a tile by a hash of the asset,
-the tile and the region clipped to the tile. The same region gives the same bytes, so tiles are kept in
-the database's blob table by that name, shared by every player and process: after a one-cell move a phone
-fetches only the tiles whose clipped region changed.
+GM's fog (`kept_region`). Each tile makes that region safe for its pixels from the tile's surroundings
+alone (`clip_tile`): eroded by `ERODE` pixels, clipped, its coordinates kept to 1/16 of a
+pixel, so that Pillow, which fills the pixels a polygon's edges pass through, never keeps a pixel any part
+of which lies outside the region. A tile is named by a hash of the asset, the tile and that clipped
+region; the whole image is its tiles put together, named by their names. The same region gives the same
+bytes, so tiles are kept in the database's blob table by name, shared by every player and process: after
+a one-cell move a phone fetches only the tiles whose clipped region changed.
 
 Images and tiles are JPEG (what the players' masked image always was), the blanked pixels black.
 """
@@ -35,7 +35,13 @@ from app.services.context import Fray
 from app.store.models import AssetBlob
 
 TILE = 256
-ERODE = 2.5  # pixels: the fill's edge pixels (half a pixel), the snap (up to 0.71) and a pixel's corner
+# Pixels the region is shrunk by. A kept pixel's centre may lie up to ~0.71 outside the filled polygon
+# (Pillow fills the pixels its edges pass through), its corners 0.71 from its centre, coordinates are
+# rounded to 1/16 of a pixel, and a 2-segment quarter arc reaches 92% of its radius:
+# 3 * 0.92 = 2.77 > 0.71 + 0.71 + 0.04.
+ERODE = 3.0
+ROUND = 16  # coordinates kept to 1/16 of a pixel in what is drawn and named
+MARGIN = 8  # pixels around a tile that its erosion reads (more than ERODE)
 MIME = map_images.MASKED_MIME
 BLANK = (0, 0, 0)
 IMAGES_KEPT = 24
@@ -61,32 +67,44 @@ def covered(fog: tuple[FogOp, ...], width: int, height: int) -> shapely.Geometry
     return out
 
 
-_REGIONS: OrderedDict[tuple[int, str, int, int], tuple[object, shapely.Geometry]] = OrderedDict()
-_REGIONS_LOCK = threading.Lock()
+_REGIONS: OrderedDict[str, shapely.Geometry] = OrderedDict()
+_TILES: OrderedDict[str, list[tuple[int, int, shapely.Geometry]]] = OrderedDict()
+# A tile's safe region by its surroundings' content: after a step, only the tiles around what changed
+# are eroded again.
+_CLIPS: OrderedDict[str, shapely.Geometry | None] = OrderedDict()
+CLIPS_KEPT = 8192
+_LOCK = threading.Lock()
+
+
+def _remember(cache: OrderedDict[str, Any], key: str, value: Any, kept: int = REGIONS_KEPT) -> None:
+    with _LOCK:
+        cache[key] = value
+        while len(cache) > kept:
+            cache.popitem(last=False)
 
 
 def kept_region(
     explored: shapely.Geometry | None, fog: tuple[FogOp, ...], width: int, height: int
 ) -> shapely.Geometry:
-    """The pixels a viewer's image may hold, safe to fill: (explored, or the whole image) less the fog,
-    clipped, eroded and snapped to whole pixels. Remembered by the explored region's identity (kept alive
-    with it) and the fog's strokes, so the pushes of one state make it once."""
-    key = (id(explored), fog_key(fog), width, height)
-    with _REGIONS_LOCK:
+    """What a viewer's image may show: (explored, or the whole image) less the fog, clipped to the image.
+    Prepared, and remembered by its inputs' content (the explored region's WKB, the fog's strokes), so
+    every push of every viewer whose explored region did not change finds it made. Each tile makes it safe
+    for its pixels itself (`clip_tile`)."""
+    key = _digest(
+        "region", b"-" if explored is None else shapely.to_wkb(explored), fog_key(fog), f"{width}x{height}"
+    )
+    with _LOCK:
         hit = _REGIONS.get(key)
-        if hit is not None and hit[0] is explored:
-            return hit[1]
+        if hit is not None:
+            _REGIONS.move_to_end(key)
+            return hit
     region: shapely.Geometry = shapely.box(0, 0, width, height)
     if explored is not None:
         region = region.intersection(explored)
     if any(op.op == "cover" for op in fog):
         region = region.difference(covered(fog, width, height))
-    region = shapely.set_precision(region.buffer(-ERODE), 1.0)
-    region = shapely.normalize(region)
-    with _REGIONS_LOCK:
-        _REGIONS[key] = (explored, region)
-        while len(_REGIONS) > REGIONS_KEPT:
-            _REGIONS.popitem(last=False)
+    shapely.prepare(region)  # before it is shared: its tiles are tested against it
+    _remember(_REGIONS, key, region)
     return region
 
 
@@ -107,15 +125,19 @@ def _digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
-def image_version(asset: str, region: shapely.Geometry) -> str:
-    """The key of the whole image holding this region (names neither the asset nor the region)."""
-    return _digest("vision-image", asset, shapely.to_wkb(region))[:20]
+def image_version(asset: str, region: shapely.Geometry, width: int, height: int) -> str:
+    """The key of the whole image holding this region: of its tiles' keys (names neither the asset nor
+    the region)."""
+    keys = [tile_key(asset, tx, ty, c) for tx, ty, c in clipped_tiles(region, width, height)]
+    return _digest("vision-image", asset, f"{width}x{height}", *keys)[:20]
 
 
 def image_url_version(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
     """The `v` of a vision scene's `image_url` for this sight (None when it gets no image)."""
     region = region_of(state, scene, sight)
-    return image_version(scene.asset, region) if region is not None and scene.asset else None
+    if region is None or not scene.asset:
+        return None
+    return image_version(scene.asset, region, scene.width, scene.height)
 
 
 # --- tiles ----------------------------------------------------------------------------------------
@@ -129,32 +151,72 @@ def tile_box(tx: int, ty: int, width: int, height: int) -> tuple[int, int, int, 
     return x, y, min(TILE, width - x), min(TILE, height - y)
 
 
+def _rounded(shape: shapely.Geometry) -> shapely.Geometry:
+    return shapely.transform(shape, lambda xy: np.round(xy * ROUND) / ROUND)
+
+
 def clipped_tiles(
     region: shapely.Geometry, width: int, height: int
 ) -> list[tuple[int, int, shapely.Geometry]]:
-    """Every tile the region reaches, with the region clipped to it (one vectorised intersection)."""
+    """Every tile the region reaches, with what it may show (`clip_tile`: what the tile draws and is
+    named by). Remembered by the region's content."""
     if region.is_empty:
         return []
+    key = _digest("tiles", shapely.to_wkb(region), f"{width}x{height}")
+    with _LOCK:
+        hit = _TILES.get(key)
+        if hit is not None:
+            _TILES.move_to_end(key)
+            return hit
     x0, y0, x1, y1 = region.bounds
     tiles = [
         (tx, ty)
         for ty in range(max(0, int(y0 // TILE)), min(-(-height // TILE), int(y1 // TILE) + 1))
         for tx in range(max(0, int(x0 // TILE)), min(-(-width // TILE), int(x1 // TILE) + 1))
     ]
-    if not tiles:
-        return []
-    edges = np.array(
-        [(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE) for tx, ty in tiles], dtype=float
-    )
-    edges[:, 2] = np.minimum(edges[:, 2], width)
-    edges[:, 3] = np.minimum(edges[:, 3], height)
-    shapes = shapely.intersection(region, shapely.box(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3]))
-    return [(tx, ty, s) for (tx, ty), s in zip(tiles, shapes, strict=True) if s.area > 0]
+    out = [
+        (tx, ty, shape) for tx, ty in tiles if (shape := clip_tile(region, tx, ty, width, height)) is not None
+    ]
+    _remember(_TILES, key, out)
+    return out
+
+
+def clip_tile(region: shapely.Geometry, tx: int, ty: int, width: int, height: int) -> shapely.Geometry | None:
+    """What one tile may show, safe for its pixels, or None when nothing: the region around the tile
+    (`MARGIN` pixels more each way) eroded by `ERODE`, clipped to the tile, rounded and normalised. Made
+    from the tile's surroundings alone (and remembered by them), so a change elsewhere leaves it, and its
+    key, as they were; a tile well inside the region is its box."""
+    box = tile_box(tx, ty, width, height)
+    if box is None:
+        return None
+    x, y, w, h = box
+    square = shapely.box(x, y, x + w, y + h)
+    around = (x - MARGIN, y - MARGIN, x + w + MARGIN, y + h + MARGIN)
+    if not shapely.is_prepared(region):
+        shapely.prepare(region)
+    if shapely.contains_properly(region, shapely.box(*around)):
+        return square
+    if not shapely.intersects(region, square):
+        return None
+    local = shapely.normalize(shapely.clip_by_rect(region, *around))
+    key = _digest("clip", shapely.to_wkb(local), repr(box))
+    with _LOCK:
+        if key in _CLIPS:
+            _CLIPS.move_to_end(key)
+            return _CLIPS[key]
+    if not local.is_valid:  # clip_by_rect may leave a ring touching itself on the rectangle's edge
+        local = shapely.make_valid(local)
+    # The buffer's arcs of two segments a quarter fall short of the radius by 8% (`ERODE` counts it).
+    eroded = local.buffer(-ERODE, quad_segs=2)
+    clipped = shapely.normalize(_rounded(shapely.clip_by_rect(eroded, x, y, x + w, y + h)))
+    made = clipped if clipped.area > 0 else None
+    _remember(_CLIPS, key, made, CLIPS_KEPT)
+    return made
 
 
 def tile_key(asset: str, tx: int, ty: int, clipped: shapely.Geometry) -> str:
     """A tile's name by its content: the asset, the tile, the region clipped to it (64 hex digits)."""
-    return _digest("vision-tile", asset, f"{tx}/{ty}", shapely.to_wkb(shapely.normalize(clipped)))
+    return _digest("vision-tile", asset, f"{tx}/{ty}", shapely.to_wkb(clipped))
 
 
 def tile_urls(state: CampaignState, scene: Scene, sight: Sight) -> list[dict[str, Any]]:
@@ -243,7 +305,7 @@ class VisionImages:
         region = kept_region(explored, fog, scene.width, scene.height)
         if scene.asset is None or not map_images.holds(fray, campaign_id, scene.asset):
             return None
-        etag = image_version(scene.asset, region)
+        etag = image_version(scene.asset, region, scene.width, scene.height)
         with self._lock:
             if etag in self._items:
                 self._items.move_to_end(etag)
@@ -277,8 +339,8 @@ class VisionImages:
         if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
             return None
         x, y, w, h = box
-        clipped = region.intersection(shapely.box(x, y, x + w, y + h))
-        if clipped.area <= 0:
+        clipped = clip_tile(region, tx, ty, scene.width, scene.height)
+        if clipped is None:
             return None
         key = tile_key(scene.asset, tx, ty, clipped)
         with fray.db.read() as session:
