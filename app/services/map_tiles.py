@@ -159,7 +159,9 @@ def clipped_tiles(
     region: shapely.Geometry, width: int, height: int
 ) -> list[tuple[int, int, shapely.Geometry]]:
     """Every tile the region reaches, with what it may show (`clip_tile`: what the tile draws and is
-    named by). Remembered by the region's content."""
+    named by). The region is cut in halves down to single tiles, always along the same lines of the
+    image's tile grid (so a tile's surroundings are cut the same way whatever else changed): each corner
+    is clipped about log2(tiles) times rather than once per tile. Remembered by the region's content."""
     if region.is_empty:
         return []
     key = _digest("tiles", shapely.to_wkb(region), f"{width}x{height}")
@@ -168,44 +170,70 @@ def clipped_tiles(
         if hit is not None:
             _TILES.move_to_end(key)
             return hit
-    x0, y0, x1, y1 = region.bounds
-    tiles = [
-        (tx, ty)
-        for ty in range(max(0, int(y0 // TILE)), min(-(-height // TILE), int(y1 // TILE) + 1))
-        for tx in range(max(0, int(x0 // TILE)), min(-(-width // TILE), int(x1 // TILE) + 1))
-    ]
-    out = [
-        (tx, ty, shape) for tx, ty in tiles if (shape := clip_tile(region, tx, ty, width, height)) is not None
-    ]
+    out: list[tuple[int, int, shapely.Geometry]] = []
+    _split(region, 0, 0, -(-width // TILE), -(-height // TILE), width, height, out)
+    out.sort(key=lambda t: (t[1], t[0]))
     _remember(_TILES, key, out)
     return out
 
 
-def clip_tile(region: shapely.Geometry, tx: int, ty: int, width: int, height: int) -> shapely.Geometry | None:
+def _split(
+    piece: shapely.Geometry,
+    tx0: int,
+    ty0: int,
+    tx1: int,
+    ty1: int,
+    width: int,
+    height: int,
+    out: list[tuple[int, int, shapely.Geometry]],
+) -> None:
+    around = (tx0 * TILE - MARGIN, ty0 * TILE - MARGIN, tx1 * TILE + MARGIN, ty1 * TILE + MARGIN)
+    piece = shapely.clip_by_rect(piece, *around)
+    if piece.is_empty:
+        return
+    if tx1 - tx0 == 1 and ty1 - ty0 == 1:
+        made = clip_tile(piece, tx0, ty0, width, height)
+        if made is not None:
+            out.append((tx0, ty0, made))
+        return
+    if tx1 - tx0 >= ty1 - ty0:
+        mid = (tx0 + tx1) // 2
+        _split(piece, tx0, ty0, mid, ty1, width, height, out)
+        _split(piece, mid, ty0, tx1, ty1, width, height, out)
+    else:
+        mid = (ty0 + ty1) // 2
+        _split(piece, tx0, ty0, tx1, mid, width, height, out)
+        _split(piece, tx0, mid, tx1, ty1, width, height, out)
+
+
+def tile_of(region: shapely.Geometry, tx: int, ty: int, width: int, height: int) -> shapely.Geometry | None:
+    """What one tile may show: the one `clipped_tiles` names it by (made the same way)."""
+    return next((c for x, y, c in clipped_tiles(region, width, height) if (x, y) == (tx, ty)), None)
+
+
+def clip_tile(local: shapely.Geometry, tx: int, ty: int, width: int, height: int) -> shapely.Geometry | None:
     """What one tile may show, safe for its pixels, or None when nothing: the region around the tile
-    (`MARGIN` pixels more each way) eroded by `ERODE`, clipped to the tile, rounded and normalised. Made
-    from the tile's surroundings alone (and remembered by them), so a change elsewhere leaves it, and its
-    key, as they were; a tile well inside the region is its box."""
+    (`local`, at least `MARGIN` pixels more each way) eroded by `ERODE`, clipped to the tile, rounded and
+    normalised. Made from the tile's surroundings alone (and remembered by them), so a change elsewhere
+    leaves it, and its key, as they were; a tile well inside the region is its box."""
     box = tile_box(tx, ty, width, height)
     if box is None:
         return None
     x, y, w, h = box
     square = shapely.box(x, y, x + w, y + h)
     around = (x - MARGIN, y - MARGIN, x + w + MARGIN, y + h + MARGIN)
-    if not shapely.is_prepared(region):
-        shapely.prepare(region)
-    if shapely.contains_properly(region, shapely.box(*around)):
-        return square
-    if not shapely.intersects(region, square):
+    local = shapely.normalize(shapely.clip_by_rect(local, *around))
+    if not local.is_valid:  # clip_by_rect may leave a ring touching itself on the rectangle's edge
+        local = shapely.make_valid(local)
+    if local.is_empty or not shapely.intersects(local, square):
         return None
-    local = shapely.normalize(shapely.clip_by_rect(region, *around))
+    if local.area >= (w + 2 * MARGIN) * (h + 2 * MARGIN) * (1 - 1e-12):  # the whole of its surroundings
+        return square
     key = _digest("clip", shapely.to_wkb(local), repr(box))
     with _LOCK:
         if key in _CLIPS:
             _CLIPS.move_to_end(key)
             return _CLIPS[key]
-    if not local.is_valid:  # clip_by_rect may leave a ring touching itself on the rectangle's edge
-        local = shapely.make_valid(local)
     # The buffer's arcs of two segments a quarter fall short of the radius by 8% (`ERODE` counts it).
     eroded = local.buffer(-ERODE, quad_segs=2)
     clipped = shapely.normalize(_rounded(shapely.clip_by_rect(eroded, x, y, x + w, y + h)))
@@ -339,7 +367,7 @@ class VisionImages:
         if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
             return None
         x, y, w, h = box
-        clipped = clip_tile(region, tx, ty, scene.width, scene.height)
+        clipped = tile_of(region, tx, ty, scene.width, scene.height)
         if clipped is None:
             return None
         key = tile_key(scene.asset, tx, ty, clipped)
