@@ -128,3 +128,26 @@ def test_tile_urls_list_the_tiles_a_viewer_may_hold(client, table: Table):
     assert listed[0]["url"].startswith(f"/api/campaigns/{table.id}/scenes/{scene}/tiles/1/0?v=")
     tile = table.http.get(listed[0]["url"], headers=ann.auth)
     assert tile.status_code == 200 and "immutable" in tile.headers["cache-control"]
+
+
+def test_a_refused_command_in_the_import_batch_keeps_nothing_not_even_the_image(client, table, monkeypatch):
+    from app.services import uvtt_scenes
+
+    def refused(found, scene):
+        return [{"type": "map.token.move", "token": "t-nowhere", "x": 1, "y": 1}]
+
+    monkeypatch.setattr(uvtt_scenes, "commands_for", refused)
+    seq = table.events(table.gm)[-1]["seq"]
+    r = _post(table, uvtt_maker.dd2vtt())
+    assert r.status_code in (404, 409, 422), r.text
+    assert table.events(table.gm)[-1]["seq"] == seq  # not the image's record, not the scene
+    _nothing_written(client, table)
+
+
+def test_the_uvtt_import_route_takes_files_up_to_the_upload_limit():
+    from app.web.limits import _upload_path
+
+    assert _upload_path("/api/campaigns/c1/scenes/uvtt")
+    assert _upload_path("/api/campaigns/c1/assets")
+    assert not _upload_path("/api/campaigns/c1/scenes/s2/uvtt")
+    assert not _upload_path("/api/campaigns/c1/commands")
