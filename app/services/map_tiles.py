@@ -2,12 +2,12 @@
 
 What a viewer may hold is the map's `Sight.explored(scene)` (None: no vision, the whole scene) less the
 GM's fog (`kept_region`). Each tile makes that region safe for its pixels from the tile's surroundings
-alone (`clip_tile`): eroded by `ERODE` pixels, clipped, its coordinates kept to 1/16 of a
-pixel, so that Pillow, which fills the pixels a polygon's edges pass through, never keeps a pixel any part
-of which lies outside the region. A tile is named by a hash of the asset, the tile and that clipped
-region; the whole image is its tiles put together, named by their names. The same region gives the same
-bytes, so tiles are kept in the database's blob table by name, shared by every player and process: after
-a one-cell move a phone fetches only the tiles whose clipped region changed.
+alone (`clip_tile`): eroded by `ERODE` pixels, clipped, its coordinates kept to 1/16 of a pixel, so
+that Pillow, which fills the pixels a polygon's edges pass through, never keeps a pixel any part of which
+lies outside the region. A tile is named by a hash of the asset, the tile and that clipped region; the
+whole image is its tiles put together, named by their names. The same region gives the same bytes, so
+tiles are kept in the database's blob table by name (`vision_images`), shared by every player and
+process: after a one-cell move a phone fetches only the tiles whose clipped region changed.
 
 Images and tiles are JPEG (what the players' masked image always was), the blanked pixels black.
 """
@@ -24,15 +24,12 @@ import pyvips
 import shapely
 from PIL import Image as PILImage
 from PIL import ImageDraw
-from sqlalchemy.exc import IntegrityError
 
 from app.rules.campaign.state import CampaignState
 from app.rules.map.fog import fog_key
 from app.rules.map.sight import Sight
 from app.rules.map.state import FogOp, Scene
 from app.services import map_images
-from app.services.context import Fray
-from app.store.models import AssetBlob
 
 TILE = 256
 # Pixels the region is shrunk by. A kept pixel's centre may lie up to ~0.71 outside the filled polygon
@@ -44,7 +41,6 @@ ROUND = 16  # coordinates kept to 1/16 of a pixel in what is drawn and named
 MARGIN = 8  # pixels around a tile that its erosion reads (more than ERODE)
 MIME = map_images.MASKED_MIME
 BLANK = (0, 0, 0)
-IMAGES_KEPT = 24
 REGIONS_KEPT = 512
 
 
@@ -315,79 +311,3 @@ def blanked(image: pyvips.Image, region: shapely.Geometry, x: int | None = None,
 def blank_outside(image: pyvips.Image, region: shapely.Geometry, x: int | None = None, y: int = 0) -> bytes:
     """`blanked`, as JPEG: what a player is sent."""
     return bytes(blanked(image, region, x, y).jpegsave_buffer(Q=map_images.JPEG_QUALITY, keep="none"))
-
-
-class VisionImages:
-    """Whole images by (asset, region), kept in this process; tiles in the blob table, for every process."""
-
-    def __init__(self, size: int = IMAGES_KEPT):
-        self.size = size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def image(
-        self, fray: Fray, campaign_id: str, scene: Scene, explored: Any, fog: tuple[FogOp, ...]
-    ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of the whole image, only the explored region less the fog kept;
-        None without an image."""
-        region = kept_region(explored, fog, scene.width, scene.height)
-        if scene.asset is None or not map_images.holds(fray, campaign_id, scene.asset):
-            return None
-        etag = image_version(scene.asset, region, scene.width, scene.height)
-        with self._lock:
-            if etag in self._items:
-                self._items.move_to_end(etag)
-                return etag, self._items[etag], MIME
-        with map_images.image_work():
-            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
-            if decoded is None:
-                return None
-            made = blank_outside(decoded, region)
-            del decoded
-        with self._lock:
-            self._items[etag] = made
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return etag, made, MIME
-
-    def tile(
-        self,
-        fray: Fray,
-        campaign_id: str,
-        scene: Scene,
-        explored: Any,
-        fog: tuple[FogOp, ...],
-        tx: int,
-        ty: int,
-    ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of one tile, clipped to the explored region less the fog; None off
-        the image, outside the region or without an image."""
-        region = kept_region(explored, fog, scene.width, scene.height)
-        box = tile_box(tx, ty, scene.width, scene.height)
-        if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
-            return None
-        x, y, w, h = box
-        clipped = tile_of(region, tx, ty, scene.width, scene.height)
-        if clipped is None:
-            return None
-        key = tile_key(scene.asset, tx, ty, clipped)
-        with fray.db.read() as session:
-            row = session.get(AssetBlob, key)
-            if row is not None:
-                return key[:20], bytes(row.data), row.mime
-        with map_images.image_work():
-            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
-            if decoded is None:
-                return None
-            made = blank_outside(decoded.crop(x, y, w, h), clipped, x, y)
-            del decoded
-        try:
-            with fray.db.write() as session:
-                if session.get(AssetBlob, key) is None:
-                    session.add(AssetBlob(id=key, mime=MIME, width=w, height=h, size=len(made), data=made))
-        except IntegrityError:  # another process made the same tile at the same time: the same bytes
-            pass
-        return key[:20], made, MIME
-
-
-VISION = VisionImages()
