@@ -10,7 +10,7 @@ from __future__ import annotations
 from anyio import to_thread
 
 from app.rules.map.sight import ANY_PLAYER, Sight
-from app.services import commands, map_images, map_tiles, reads
+from app.services import commands, map_images, reads, vision_images
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 
@@ -71,7 +71,7 @@ async def scene_image(fray: Fray, seat: SeatAuth, scene_id: str) -> tuple[str, b
         made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
     else:  # vision: only what this viewer has explored, less the fog
         made = await to_thread.run_sync(
-            map_tiles.VISION.image, fray, seat.campaign_id, scene, explored, blanked
+            vision_images.VISION.image, fray, seat.campaign_id, scene, explored, blanked
         )
     if made is None:
         raise reads.NotFound("This scene has no image.")
@@ -90,7 +90,7 @@ async def scene_tile(fray: Fray, seat: SeatAuth, scene_id: str, tx: int, ty: int
         raise reads.NotFound("There is no such scene to show.")
     explored = sight.explored(scene)
     made = await to_thread.run_sync(
-        map_tiles.VISION.tile, fray, seat.campaign_id, scene, explored, blanked, tx, ty
+        vision_images.VISION.tile, fray, seat.campaign_id, scene, explored, blanked, tx, ty
     )
     if made is None:
         raise reads.NotFound("Nothing of this tile is yours to see.")

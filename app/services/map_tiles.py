@@ -1,13 +1,13 @@
 """A player's image of a scene with vision: only what they may see kept, whole or in 256-pixel tiles.
 
 What a viewer may hold is the map's `Sight.explored(scene)` (None: no vision, the whole scene) less the
-GM's fog. That region is made safe for pixels once (`kept_region`): clipped to the image, eroded by
-`ERODE` pixels and snapped to whole pixels, so that Pillow, which fills a polygon's edge pixels too, never
-keeps a pixel any part of which lies outside it. Every image and tile is made from that one region, and
-named by it: the whole image by a hash of the asset and the region's WKB, a tile by a hash of the asset,
-the tile and the region clipped to the tile. The same region gives the same bytes, so tiles are kept in
-the database's blob table by that name, shared by every player and process: after a one-cell move a phone
-fetches only the tiles whose clipped region changed.
+GM's fog (`kept_region`). Each tile makes that region safe for its pixels from the tile's surroundings
+alone (`clip_tile`): eroded by `ERODE` pixels, clipped, its coordinates kept to 1/16 of a pixel, so
+that Pillow, which fills the pixels a polygon's edges pass through, never keeps a pixel any part of which
+lies outside the region. A tile is named by a hash of the asset, the tile and that clipped region; the
+whole image is its tiles put together, named by their names. The same region gives the same bytes, so
+tiles are kept in the database's blob table by name (`vision_images`), shared by every player and
+process: after a one-cell move a phone fetches only the tiles whose clipped region changed.
 
 Images and tiles are JPEG (what the players' masked image always was), the blanked pixels black.
 """
@@ -24,21 +24,23 @@ import pyvips
 import shapely
 from PIL import Image as PILImage
 from PIL import ImageDraw
-from sqlalchemy.exc import IntegrityError
 
 from app.rules.campaign.state import CampaignState
 from app.rules.map.fog import fog_key
 from app.rules.map.sight import Sight
 from app.rules.map.state import FogOp, Scene
 from app.services import map_images
-from app.services.context import Fray
-from app.store.models import AssetBlob
 
 TILE = 256
-ERODE = 2.5  # pixels: the fill's edge pixels (half a pixel), the snap (up to 0.71) and a pixel's corner
+# Pixels the region is shrunk by. A kept pixel's centre may lie up to ~0.71 outside the filled polygon
+# (Pillow fills the pixels its edges pass through), its corners 0.71 from its centre, coordinates are
+# rounded to 1/16 of a pixel, and a 2-segment quarter arc reaches 92% of its radius:
+# 3 * 0.92 = 2.77 > 0.71 + 0.71 + 0.04.
+ERODE = 3.0
+ROUND = 16  # coordinates kept to 1/16 of a pixel in what is drawn and named
+MARGIN = 8  # pixels around a tile that its erosion reads (more than ERODE)
 MIME = map_images.MASKED_MIME
 BLANK = (0, 0, 0)
-IMAGES_KEPT = 24
 REGIONS_KEPT = 512
 
 
@@ -61,32 +63,44 @@ def covered(fog: tuple[FogOp, ...], width: int, height: int) -> shapely.Geometry
     return out
 
 
-_REGIONS: OrderedDict[tuple[int, str, int, int], tuple[object, shapely.Geometry]] = OrderedDict()
-_REGIONS_LOCK = threading.Lock()
+_REGIONS: OrderedDict[str, shapely.Geometry] = OrderedDict()
+_TILES: OrderedDict[str, list[tuple[int, int, shapely.Geometry]]] = OrderedDict()
+# A tile's safe region by its surroundings' content: after a step, only the tiles around what changed
+# are eroded again.
+_CLIPS: OrderedDict[str, shapely.Geometry | None] = OrderedDict()
+CLIPS_KEPT = 8192
+_LOCK = threading.Lock()
+
+
+def _remember(cache: OrderedDict[str, Any], key: str, value: Any, kept: int = REGIONS_KEPT) -> None:
+    with _LOCK:
+        cache[key] = value
+        while len(cache) > kept:
+            cache.popitem(last=False)
 
 
 def kept_region(
     explored: shapely.Geometry | None, fog: tuple[FogOp, ...], width: int, height: int
 ) -> shapely.Geometry:
-    """The pixels a viewer's image may hold, safe to fill: (explored, or the whole image) less the fog,
-    clipped, eroded and snapped to whole pixels. Remembered by the explored region's identity (kept alive
-    with it) and the fog's strokes, so the pushes of one state make it once."""
-    key = (id(explored), fog_key(fog), width, height)
-    with _REGIONS_LOCK:
+    """What a viewer's image may show: (explored, or the whole image) less the fog, clipped to the image.
+    Prepared, and remembered by its inputs' content (the explored region's WKB, the fog's strokes), so
+    every push of every viewer whose explored region did not change finds it made. Each tile makes it safe
+    for its pixels itself (`clip_tile`)."""
+    key = _digest(
+        "region", b"-" if explored is None else shapely.to_wkb(explored), fog_key(fog), f"{width}x{height}"
+    )
+    with _LOCK:
         hit = _REGIONS.get(key)
-        if hit is not None and hit[0] is explored:
-            return hit[1]
+        if hit is not None:
+            _REGIONS.move_to_end(key)
+            return hit
     region: shapely.Geometry = shapely.box(0, 0, width, height)
     if explored is not None:
         region = region.intersection(explored)
     if any(op.op == "cover" for op in fog):
         region = region.difference(covered(fog, width, height))
-    region = shapely.set_precision(region.buffer(-ERODE), 1.0)
-    region = shapely.normalize(region)
-    with _REGIONS_LOCK:
-        _REGIONS[key] = (explored, region)
-        while len(_REGIONS) > REGIONS_KEPT:
-            _REGIONS.popitem(last=False)
+    shapely.prepare(region)  # before it is shared: its tiles are tested against it
+    _remember(_REGIONS, key, region)
     return region
 
 
@@ -107,15 +121,19 @@ def _digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
-def image_version(asset: str, region: shapely.Geometry) -> str:
-    """The key of the whole image holding this region (names neither the asset nor the region)."""
-    return _digest("vision-image", asset, shapely.to_wkb(region))[:20]
+def image_version(asset: str, region: shapely.Geometry, width: int, height: int) -> str:
+    """The key of the whole image holding this region: of its tiles' keys (names neither the asset nor
+    the region)."""
+    keys = [tile_key(asset, tx, ty, c) for tx, ty, c in clipped_tiles(region, width, height)]
+    return _digest("vision-image", asset, f"{width}x{height}", *keys)[:20]
 
 
 def image_url_version(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
     """The `v` of a vision scene's `image_url` for this sight (None when it gets no image)."""
     region = region_of(state, scene, sight)
-    return image_version(scene.asset, region) if region is not None and scene.asset else None
+    if region is None or not scene.asset:
+        return None
+    return image_version(scene.asset, region, scene.width, scene.height)
 
 
 # --- tiles ----------------------------------------------------------------------------------------
@@ -129,32 +147,100 @@ def tile_box(tx: int, ty: int, width: int, height: int) -> tuple[int, int, int, 
     return x, y, min(TILE, width - x), min(TILE, height - y)
 
 
+def _rounded(shape: shapely.Geometry) -> shapely.Geometry:
+    return shapely.transform(shape, lambda xy: np.round(xy * ROUND) / ROUND)
+
+
 def clipped_tiles(
     region: shapely.Geometry, width: int, height: int
 ) -> list[tuple[int, int, shapely.Geometry]]:
-    """Every tile the region reaches, with the region clipped to it (one vectorised intersection)."""
+    """Every tile the region reaches, with what it may show (`clip_tile`: what the tile draws and is
+    named by). The region is cut in halves down to single tiles, always along the same lines of the
+    image's tile grid (so a tile's surroundings are cut the same way whatever else changed): each corner
+    is clipped about log2(tiles) times rather than once per tile. Remembered by the region's content."""
     if region.is_empty:
         return []
-    x0, y0, x1, y1 = region.bounds
-    tiles = [
-        (tx, ty)
-        for ty in range(max(0, int(y0 // TILE)), min(-(-height // TILE), int(y1 // TILE) + 1))
-        for tx in range(max(0, int(x0 // TILE)), min(-(-width // TILE), int(x1 // TILE) + 1))
-    ]
-    if not tiles:
-        return []
-    edges = np.array(
-        [(tx * TILE, ty * TILE, (tx + 1) * TILE, (ty + 1) * TILE) for tx, ty in tiles], dtype=float
-    )
-    edges[:, 2] = np.minimum(edges[:, 2], width)
-    edges[:, 3] = np.minimum(edges[:, 3], height)
-    shapes = shapely.intersection(region, shapely.box(edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3]))
-    return [(tx, ty, s) for (tx, ty), s in zip(tiles, shapes, strict=True) if s.area > 0]
+    key = _digest("tiles", shapely.to_wkb(region), f"{width}x{height}")
+    with _LOCK:
+        hit = _TILES.get(key)
+        if hit is not None:
+            _TILES.move_to_end(key)
+            return hit
+    out: list[tuple[int, int, shapely.Geometry]] = []
+    _split(region, 0, 0, -(-width // TILE), -(-height // TILE), width, height, out)
+    out.sort(key=lambda t: (t[1], t[0]))
+    _remember(_TILES, key, out)
+    return out
+
+
+def _split(
+    piece: shapely.Geometry,
+    tx0: int,
+    ty0: int,
+    tx1: int,
+    ty1: int,
+    width: int,
+    height: int,
+    out: list[tuple[int, int, shapely.Geometry]],
+) -> None:
+    around = (tx0 * TILE - MARGIN, ty0 * TILE - MARGIN, tx1 * TILE + MARGIN, ty1 * TILE + MARGIN)
+    piece = shapely.clip_by_rect(piece, *around)
+    if piece.is_empty:
+        return
+    if tx1 - tx0 == 1 and ty1 - ty0 == 1:
+        made = clip_tile(piece, tx0, ty0, width, height)
+        if made is not None:
+            out.append((tx0, ty0, made))
+        return
+    if tx1 - tx0 >= ty1 - ty0:
+        mid = (tx0 + tx1) // 2
+        _split(piece, tx0, ty0, mid, ty1, width, height, out)
+        _split(piece, mid, ty0, tx1, ty1, width, height, out)
+    else:
+        mid = (ty0 + ty1) // 2
+        _split(piece, tx0, ty0, tx1, mid, width, height, out)
+        _split(piece, tx0, mid, tx1, ty1, width, height, out)
+
+
+def tile_of(region: shapely.Geometry, tx: int, ty: int, width: int, height: int) -> shapely.Geometry | None:
+    """What one tile may show: the one `clipped_tiles` names it by (made the same way)."""
+    return next((c for x, y, c in clipped_tiles(region, width, height) if (x, y) == (tx, ty)), None)
+
+
+def clip_tile(local: shapely.Geometry, tx: int, ty: int, width: int, height: int) -> shapely.Geometry | None:
+    """What one tile may show, safe for its pixels, or None when nothing: the region around the tile
+    (`local`, at least `MARGIN` pixels more each way) eroded by `ERODE`, clipped to the tile, rounded and
+    normalised. Made from the tile's surroundings alone (and remembered by them), so a change elsewhere
+    leaves it, and its key, as they were; a tile well inside the region is its box."""
+    box = tile_box(tx, ty, width, height)
+    if box is None:
+        return None
+    x, y, w, h = box
+    square = shapely.box(x, y, x + w, y + h)
+    around = (x - MARGIN, y - MARGIN, x + w + MARGIN, y + h + MARGIN)
+    local = shapely.normalize(shapely.clip_by_rect(local, *around))
+    if not local.is_valid:  # clip_by_rect may leave a ring touching itself on the rectangle's edge
+        local = shapely.make_valid(local)
+    if local.is_empty or not shapely.intersects(local, square):
+        return None
+    if local.area >= (w + 2 * MARGIN) * (h + 2 * MARGIN) * (1 - 1e-12):  # the whole of its surroundings
+        return square
+    key = _digest("clip", shapely.to_wkb(local), repr(box))
+    with _LOCK:
+        if key in _CLIPS:
+            _CLIPS.move_to_end(key)
+            return _CLIPS[key]
+    # The buffer's arcs of two segments a quarter fall short of the radius by 8% (`ERODE` counts it).
+    eroded = local.buffer(-ERODE, quad_segs=2)
+    clipped = shapely.normalize(_rounded(shapely.clip_by_rect(eroded, x, y, x + w, y + h)))
+    made = clipped if clipped.area > 0 else None
+    _remember(_CLIPS, key, made, CLIPS_KEPT)
+    return made
 
 
 def tile_key(asset: str, tx: int, ty: int, clipped: shapely.Geometry) -> str:
     """A tile's name by its content: the asset, the tile, the region clipped to it (64 hex digits)."""
-    return _digest("vision-tile", asset, f"{tx}/{ty}", shapely.to_wkb(shapely.normalize(clipped)))
+    return _digest("vision-tile", asset, f"{tx}/{ty}", shapely.to_wkb(clipped))
 
 
 def tile_urls(state: CampaignState, scene: Scene, sight: Sight) -> list[dict[str, Any]]:
@@ -225,79 +311,3 @@ def blanked(image: pyvips.Image, region: shapely.Geometry, x: int | None = None,
 def blank_outside(image: pyvips.Image, region: shapely.Geometry, x: int | None = None, y: int = 0) -> bytes:
     """`blanked`, as JPEG: what a player is sent."""
     return bytes(blanked(image, region, x, y).jpegsave_buffer(Q=map_images.JPEG_QUALITY, keep="none"))
-
-
-class VisionImages:
-    """Whole images by (asset, region), kept in this process; tiles in the blob table, for every process."""
-
-    def __init__(self, size: int = IMAGES_KEPT):
-        self.size = size
-        self._items: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def image(
-        self, fray: Fray, campaign_id: str, scene: Scene, explored: Any, fog: tuple[FogOp, ...]
-    ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of the whole image, only the explored region less the fog kept;
-        None without an image."""
-        region = kept_region(explored, fog, scene.width, scene.height)
-        if scene.asset is None or not map_images.holds(fray, campaign_id, scene.asset):
-            return None
-        etag = image_version(scene.asset, region)
-        with self._lock:
-            if etag in self._items:
-                self._items.move_to_end(etag)
-                return etag, self._items[etag], MIME
-        with map_images.image_work():
-            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
-            if decoded is None:
-                return None
-            made = blank_outside(decoded, region)
-            del decoded
-        with self._lock:
-            self._items[etag] = made
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return etag, made, MIME
-
-    def tile(
-        self,
-        fray: Fray,
-        campaign_id: str,
-        scene: Scene,
-        explored: Any,
-        fog: tuple[FogOp, ...],
-        tx: int,
-        ty: int,
-    ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of one tile, clipped to the explored region less the fog; None off
-        the image, outside the region or without an image."""
-        region = kept_region(explored, fog, scene.width, scene.height)
-        box = tile_box(tx, ty, scene.width, scene.height)
-        if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
-            return None
-        x, y, w, h = box
-        clipped = region.intersection(shapely.box(x, y, x + w, y + h))
-        if clipped.area <= 0:
-            return None
-        key = tile_key(scene.asset, tx, ty, clipped)
-        with fray.db.read() as session:
-            row = session.get(AssetBlob, key)
-            if row is not None:
-                return key[:20], bytes(row.data), row.mime
-        with map_images.image_work():
-            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
-            if decoded is None:
-                return None
-            made = blank_outside(decoded.crop(x, y, w, h), clipped, x, y)
-            del decoded
-        try:
-            with fray.db.write() as session:
-                if session.get(AssetBlob, key) is None:
-                    session.add(AssetBlob(id=key, mime=MIME, width=w, height=h, size=len(made), data=made))
-        except IntegrityError:  # another process made the same tile at the same time: the same bytes
-            pass
-        return key[:20], made, MIME
-
-
-VISION = VisionImages()

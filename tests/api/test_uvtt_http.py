@@ -8,6 +8,7 @@ import io
 import json
 
 import numpy as np
+import shapely
 from PIL import Image
 from sqlalchemy import select
 
@@ -128,3 +129,63 @@ def test_tile_urls_list_the_tiles_a_viewer_may_hold(client, table: Table):
     assert listed[0]["url"].startswith(f"/api/campaigns/{table.id}/scenes/{scene}/tiles/1/0?v=")
     tile = table.http.get(listed[0]["url"], headers=ann.auth)
     assert tile.status_code == 200 and "immutable" in tile.headers["cache-control"]
+
+
+def test_a_refused_command_in_the_import_batch_keeps_nothing_not_even_the_image(client, table, monkeypatch):
+    from app.services import uvtt_scenes
+
+    def refused(found, scene):
+        return [{"type": "map.token.move", "token": "t-nowhere", "x": 1, "y": 1}]
+
+    monkeypatch.setattr(uvtt_scenes, "commands_for", refused)
+    seq = table.events(table.gm)[-1]["seq"]
+    r = _post(table, uvtt_maker.dd2vtt())
+    assert r.status_code in (404, 409, 422), r.text
+    assert table.events(table.gm)[-1]["seq"] == seq  # not the image's record, not the scene
+    _nothing_written(client, table)
+
+
+def test_the_uvtt_import_route_takes_files_up_to_the_upload_limit():
+    from app.web.limits import _upload_path
+
+    assert _upload_path("/api/campaigns/c1/scenes/uvtt")
+    assert _upload_path("/api/campaigns/c1/assets")
+    assert not _upload_path("/api/campaigns/c1/scenes/s2/uvtt")
+    assert not _upload_path("/api/campaigns/c1/commands")
+
+
+def test_a_players_image_and_tiles_on_a_vision_scene_hold_no_pixel_outside_explored(table, monkeypatch):
+    """The routes with a hand-made explored region in place of the vision rules' (`Sight.explored`)."""
+    from app.rules.map.sight import Sight
+
+    explored = shapely.union_all(
+        [
+            shapely.box(10.5, 20.25, 180.75, 280.5),
+            shapely.Polygon([(180, 100), (240.5, 40.2), (245.3, 260.7)]),
+        ]
+    )
+    monkeypatch.setattr(Sight, "explored", lambda self, scene: None if self.everything else explored)
+    ann = table.join("Ann")
+    scene, _ = scene_with_image(table)
+    near = shapely.contains_xy(explored.buffer(8), *np.meshgrid(np.arange(400) + 0.5, np.arange(300) + 0.5))
+    inside = shapely.contains_xy(
+        explored.buffer(-4), *np.meshgrid(np.arange(400) + 0.5, np.arange(300) + 0.5)
+    )
+    image = table.http.get(table.view(ann)["map"]["image_url"], headers=ann.auth)
+    assert image.status_code == 200 and image.headers["content-type"] == "image/jpeg"
+    got = np.asarray(Image.open(io.BytesIO(image.content)).convert("RGB")).astype(int)
+    assert got.shape == (300, 400, 3)
+    assert got[~near].max() <= 12  # black beyond JPEG's blocks from the region
+    assert got[inside].min() > 150  # the grey floor inside it
+    r, g, b = got[..., 0], got[..., 1], got[..., 2]
+    assert not ((r > 150) & (g < 90) & (b < 90)).any()  # nothing of the red room
+    url = f"/api/campaigns/{table.id}/scenes/{scene}/tiles"
+    tile = table.http.get(f"{url}/0/0", headers=ann.auth)
+    assert tile.status_code == 200
+    part = np.asarray(Image.open(io.BytesIO(tile.content)).convert("RGB")).astype(int)
+    assert (part[~near[:256, :256]] <= 12).all()
+    assert table.http.get(f"{url}/1/0", headers=ann.auth).status_code == 404  # x 256 on: nothing explored
+    # the GM's own image stays whole
+    gm = table.http.get(table.view(table.gm)["map"]["image_url"], headers=table.gm.auth)
+    whole = np.asarray(Image.open(io.BytesIO(gm.content)).convert("RGB")).astype(int)
+    assert ((whole[..., 0] > 150) & (whole[..., 1] < 90)).any()
