@@ -10,7 +10,7 @@ from __future__ import annotations
 from anyio import to_thread
 
 from app.rules.map.sight import ANY_PLAYER, Sight
-from app.services import commands, map_images, reads, vision_images
+from app.services import commands, map_images, map_tiles, reads, vision_images
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 
@@ -62,11 +62,10 @@ async def scene_image(fray: Fray, seat: SeatAuth, scene_id: str) -> tuple[str, b
     scene = state.map.scene(scene_id)
     # The players' image, as the map's sight blanks it (the GM asks it for a player's preview).
     viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
-    sight = Sight(state, viewer)
-    blanked = sight.blanked(scene) if scene is not None else None
-    if scene is None or blanked is None:
+    masked = map_tiles.masking(Sight(state, viewer), scene)
+    if scene is None or masked is None:
         raise reads.NotFound("There is no such scene to show.")
-    explored = sight.explored(scene)
+    explored, blanked = masked
     if explored is None:
         made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
     else:  # vision: only what this viewer has explored, less the fog
@@ -84,11 +83,10 @@ async def scene_tile(fray: Fray, seat: SeatAuth, scene_id: str, tx: int, ty: int
     _, state = await reads.current_async(fray, seat)
     scene = state.map.scene(scene_id)
     viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
-    sight = Sight(state, viewer)
-    blanked = sight.blanked(scene) if scene is not None else None
-    if scene is None or blanked is None:
+    masked = map_tiles.masking(Sight(state, viewer), scene)
+    if scene is None or masked is None:
         raise reads.NotFound("There is no such scene to show.")
-    explored = sight.explored(scene)
+    explored, blanked = masked
     made = await to_thread.run_sync(
         vision_images.VISION.tile, fray, seat.campaign_id, scene, explored, blanked, tx, ty
     )

@@ -104,13 +104,24 @@ def kept_region(
     return region
 
 
-def region_of(state: CampaignState, scene: Scene, sight: Sight) -> shapely.Geometry | None:
-    """What this sight may hold of the scene's image, or None when it gets no image of the scene."""
-    fog = sight.blanked(scene)
-    if fog is None or scene.asset is None:
+def masking(sight: Sight, scene: Scene | None) -> tuple[shapely.Geometry | None, tuple[FogOp, ...]] | None:
+    """What a viewer's image of a scene is masked by: (what they explored, the fog's strokes), the first
+    None where no vision applies (the fog-blanked image); None when they get no image of the scene."""
+    if scene is None or not sight.scene(scene):
         return None
     explored = sight.explored(scene)
-    return kept_region(explored, fog, scene.width, scene.height)
+    if explored is not None:
+        return explored, scene.fog
+    blanked = sight.blanked(scene)
+    return None if blanked is None else (None, blanked)
+
+
+def region_of(state: CampaignState, scene: Scene, sight: Sight) -> shapely.Geometry | None:
+    """What this sight may hold of the scene's image, or None when it gets no image of the scene."""
+    masked = masking(sight, scene)
+    if masked is None or scene.asset is None:
+        return None
+    return kept_region(masked[0], masked[1], scene.width, scene.height)
 
 
 def _digest(*parts: bytes | str) -> str:
