@@ -128,7 +128,7 @@
         if (!fresh || Number((marker && marker.dataset.seq) || fresh.dataset.seq || 0) < Number(lastSeq())) return;
         var blocks = Array.prototype.filter.call(fresh.querySelectorAll("[id]"), function (el) {
           var up = el.parentElement && el.parentElement.closest("[id]");
-          return !(up && fresh.contains(up)) && document.getElementById(el.id);
+          return !(up && up !== fresh && fresh.contains(up)) && document.getElementById(el.id);
         });
         document.querySelectorAll(".mapframe").forEach(function (f) { f._served = null; }); // redrawn whole
         receive(root, blocks.map(function (el) { el.setAttribute("hx-swap-oob", "morph"); return el.outerHTML; }).join(""));
@@ -144,7 +144,7 @@
   });
   window.addEventListener("online", function () {
     tries = 0;
-    if (socket && socket.readyState === WebSocket.OPEN) ping(); else connect(); // one new socket at most
+    if (socket && socket.readyState === WebSocket.OPEN) { ping(); resync(liveRoot()); } else connect(); // one new socket at most
     showState();
     sendQueued();
   });

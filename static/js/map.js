@@ -278,7 +278,7 @@
   function showWords(token) {
     let pop = document.getElementById("token-pop");
     const said = token ? (token.dataset.words || "").split("|").filter(Boolean) : [];
-    if (token && token.classList.contains("turn")) said.unshift(`${token.dataset.name}'s turn`);
+    if (token && token.matches(".turn, .fx-token.current")) said.unshift(`${token.dataset.name}'s turn`);
     if (!said.length) { if (pop) pop.hidden = true; return; }
     if (!pop) {
       pop = document.createElement("div");
@@ -297,6 +297,7 @@
     pop.style.top = `${r.bottom + 8 + pop.offsetHeight > window.innerHeight ? Math.max(8, r.top - pop.offsetHeight - 8) : r.bottom + 8}px`;
   }
   document.addEventListener("keydown", (e) => { if (e.key === "Escape") showWords(null); });
+  window.FrayTokens = { showWords }; // a game's own board (5x5's tabletop) says its tokens' badges too
 
   // On the phone whose turn it is, the map brings that player's token into view once, when the turn
   // becomes theirs (not on every push while it stays theirs).
