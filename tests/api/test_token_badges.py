@@ -7,6 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from app.realtime.render import token_marks
+from tests.api.test_fivebyfive import rooftop
+from tests.api.test_tote import ogre_bridge
+from tests.api.test_tote import roll_initiative as roll_tote_initiative
+from tests.api.test_triptycho import hall  # noqa: F401  (a fixture)
 from tests.helpers import Seat, Table
 
 
@@ -191,3 +195,44 @@ def test_fivebyfive_damaged_abilities_and_unconscious(client):
     ]
     table.ok(table.gm, "fivebyfive.setup", **sheet, current={"rage": 1, "grace": 0, "precognition": 2})
     assert said(table, ann, rook) == ["Unconscious", "Rage damaged 1", "Grace damaged 0"]
+
+
+# --- whose turn, by each game's own notion ----------------------------------------------------------
+
+
+def pid(table: Table, name: str) -> str:
+    return next(p["id"] for p in table.view(table.gm)["participants"] if p["name"] == name)
+
+
+def test_tote_marks_the_declaring_combatant_then_the_next_and_shows_engagement(client):
+    table = ogre_bridge(client)
+    roll_tote_initiative(table)
+    ann = table.players["Ann"]
+    ogre, tahoma = pid(table, "Ogre"), pid(table, "Tahoma")
+    assert marks(table, table.gm)["turn"] == ogre == marks(table, ann)["turn"]  # lowest declares first
+    table.ok(table.gm, "tote.declare", participant="Ogre", action="attack", target="Tahoma")
+    assert marks(table, ann)["turn"] == tahoma
+    ben = table.players["Ben"]
+    table.ok(ben, "tote.declare", participant="Tahoma", action="defend")
+    table.ok(ann, "tote.declare", participant="Aiyana", action="attack", target="Ogre", weapon=0)
+    aiyana = pid(table, "Aiyana")
+    assert marks(table, ben)["turn"] == aiyana  # highest resolves first
+    resolving = table.view(ann)["system"]["fight"]["resolving"]
+    table.ok(ann, "tote.resolve", declaration=resolving, dice=[5, 1, 3])  # a hit: the pair is engaged
+    assert "Engaged with Ogre" in said(table, ann, aiyana)
+    assert "Engaged with Aiyana" in said(table, table.gm, ogre)
+    assert marks(table, ann)["turn"] == ogre  # Tahoma's Defend resolved by itself: the Ogre is next
+
+
+def test_triptycho_marks_the_entity_whose_turn_it_is(hall):  # noqa: F811
+    table, ann, ben = hall
+    brick = pid(table, "Brick")
+    assert marks(table, table.gm)["turn"] == brick == marks(table, ben)["turn"] == marks(table, ann)["turn"]
+
+
+def test_fivebyfive_marks_the_fighter_whose_turn_it_is(client):
+    table = Table.create(client, system="fivebyfive", dice="manual")
+    ann, _, ids = rooftop(table)
+    assert marks(table, ann)["turn"] is None
+    table.ok(table.gm, "fivebyfive.roll_initiative", dice=[3, 1, 3])  # Aria first
+    assert marks(table, table.gm)["turn"] == ids["Aria"] == marks(table, ann)["turn"]
