@@ -278,7 +278,7 @@
   function showWords(token) {
     let pop = document.getElementById("token-pop");
     const said = token ? (token.dataset.words || "").split("|").filter(Boolean) : [];
-    if (token && token.matches(".turn, .fx-token.current")) said.unshift(`${token.dataset.name}'s turn`);
+    if (token && token.matches(".turn, .fx-token.current, .tp-token.current")) said.unshift(`${token.dataset.name}'s turn`);
     if (!said.length) { if (pop) pop.hidden = true; return; }
     if (!pop) {
       pop = document.createElement("div");

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.api.test_triptycho import hall
 from tests.e2e.test_board_frame import board_point
 from tests.e2e.test_map import PHONE, screen_point, touches
 from tests.helpers import Seat, Table
@@ -290,4 +291,18 @@ def test_a_drag_made_offline_snaps_back_and_the_reconnected_phone_shows_the_serv
     phone_ctx.set_offline(False)
     expect(phone.locator("#live-pill")).to_have_text("live", timeout=15_000)
     expect(mine).to_have_attribute("transform", f"translate({server['x']} {server['y']})", timeout=10_000)
+    phone_ctx.close()
+
+
+def test_triptycho_badges_on_its_section_map_and_a_tap_says_them(browser, live_server, live_http, artifacts):
+    table, _, ben = hall.__wrapped__(live_http)  # the seed's hallway; Brick's turn
+    table.ok(table.gm, "triptycho.condition", participant="Brick", condition="vulnerable")
+    phone_ctx, phone = open_phone(browser, live_server, table, ben)
+    brick = phone.locator(".tp-token[data-name='Brick']").first
+    expect(brick.locator(".token-badges .badge-condition")).to_have_count(1)
+    spot = (brick.get_attribute("transform") or "").removeprefix("translate(").rstrip(")").split()
+    touches(phone, [board_point(phone, "triptycho", float(spot[0]), float(spot[1]))] * 2)
+    expect(words_popover(phone)).to_contain_text("Brick's turn")
+    expect(words_popover(phone)).to_contain_text("Vulnerable")
+    phone.screenshot(path=str(artifacts / "badges-triptycho-board-phone.png"))
     phone_ctx.close()
