@@ -82,7 +82,8 @@ def _make_env() -> Environment:
 
 def token_marks(view: dict[str, Any]) -> dict[str, Any]:
     """What the game draws on this view's tokens (badges, whose turn), from the view alone."""
-    return marks.token_marks(registry.game(view["campaign"]["system"]).parts, view)
+    system = (view.get("campaign") or {}).get("system")
+    return marks.token_marks(registry.game(system).parts if system else (), view)
 
 
 ENV = _make_env()
