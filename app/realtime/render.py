@@ -18,11 +18,10 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
+from app.realtime.marks import token_marks
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
-from app.rules import registry
 from app.rules.campaign.state import CampaignState
-from app.rules.contract import marks
 from app.rules.dice import fraction_text
 from app.rules.game import Game
 from app.rules.system import Event, Viewer
@@ -78,12 +77,6 @@ def _make_env() -> Environment:
     env.globals["static_version"] = static_version
     env.filters["token_marks"] = token_marks
     return env
-
-
-def token_marks(view: dict[str, Any]) -> dict[str, Any]:
-    """What the game draws on this view's tokens (badges, whose turn), from the view alone."""
-    system = (view.get("campaign") or {}).get("system")
-    return marks.token_marks(registry.game(system).parts if system else (), view)
 
 
 ENV = _make_env()

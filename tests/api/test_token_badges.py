@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.realtime.render import token_marks
+from app.realtime.marks import token_marks
 from tests.api.test_fivebyfive import rooftop
 from tests.api.test_tote import ogre_bridge
 from tests.api.test_tote import roll_initiative as roll_tote_initiative
