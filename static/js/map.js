@@ -300,20 +300,27 @@
   window.FrayTokens = { showWords }; // a game's own board (5x5's tabletop) says its tokens' badges too
 
   // On the phone whose turn it is, the map brings that player's token into view once, when the turn
-  // becomes theirs (not on every push while it stays theirs).
+  // becomes theirs (not on every push while it stays theirs): on the scene or on a game's own board.
+  const TURN_MINE = ".token.turn.mine, .fx-token.current.mine, .tp-token.current.mine";
   let turnShown = false;
-  function turnIntoView(frame) {
-    if (frame.dataset.page !== "player" || !frame.isConnected) return;
-    const token = frame.querySelector(".token.turn.mine");
-    if (!token) { turnShown = false; return; }
+  function turnIntoView() {
+    const frame = document.querySelector('.mapframe[data-page="player"][data-ready]');
+    const token = frame && frame.querySelector(TURN_MINE);
+    if (!token) { if (frame) turnShown = false; return; }
     if (turnShown) return;
     turnShown = true;
-    const [vx, vy, vw, vh] = window.FrayFrame.view(frame), x = +token.dataset.x, y = +token.dataset.y;
+    const at = /translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/.exec(token.getAttribute("transform") || "");
+    if (!at) return;
+    const [vx, vy, vw, vh] = window.FrayFrame.view(frame), x = +at[1], y = +at[2];
     const inside = x > vx + vw * 0.1 && x < vx + vw * 0.9 && y > vy + vh * 0.1 && y < vy + vh * 0.9;
     if (!inside) window.FrayFrame.setView(frame, [x - vw / 2, y - vh / 2, vw, vh]);
     const box = frame.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) frame.scrollIntoView({ block: "nearest" });
   }
+  // After frame.js has attached a new board and put back its kept view.
+  let turnCheck = 0;
+  new MutationObserver(() => { cancelAnimationFrame(turnCheck); turnCheck = requestAnimationFrame(turnIntoView); })
+    .observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-ready"] });
   function showSheet() {
     document.querySelectorAll(".token-sheet").forEach((s) => { s.hidden = s.dataset.participant !== sheetOpen; });
   }
@@ -327,7 +334,6 @@
   function setup(frame, svg) {
     if (selected) select(frame, selected);
     showSheet();
-    requestAnimationFrame(() => turnIntoView(frame)); // after frame.js has put back the kept view
     svg.addEventListener("dblclick", (e) => {
       if (tool !== "polygon" || polygon.length < 3) return;
       e.preventDefault();

@@ -9,12 +9,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.api.test_fivebyfive import rooftop
 from tests.api.test_triptycho import hall
 from tests.e2e.test_board_frame import board_point
 from tests.e2e.test_map import PHONE, screen_point, touches
@@ -305,4 +307,29 @@ def test_triptycho_badges_on_its_section_map_and_a_tap_says_them(browser, live_s
     expect(words_popover(phone)).to_contain_text("Brick's turn")
     expect(words_popover(phone)).to_contain_text("Vulnerable")
     phone.screenshot(path=str(artifacts / "badges-triptycho-board-phone.png"))
+    phone_ctx.close()
+
+
+def test_the_phone_whose_turn_it_becomes_sees_its_token_on_5x5s_tabletop(browser, live_server, live_http):
+    table = Table.create(live_http, system="fivebyfive", dice="manual")
+    ann, _, ids = rooftop(table)
+    phone_ctx, phone = open_phone(browser, live_server, table, ann)
+    aria = phone.locator(".fx-token[data-name='Aria']")
+    x, y = (float(aria.get_attribute(a) or 0) for a in ("data-x", "data-y"))
+    for _ in range(3):
+        phone.get_by_role("button", name="Zoom in").tap()
+    phone.evaluate(  # the player looks at the far corner of the table
+        "() => { const f = document.querySelector('.mapframe'); const [, , w, h] = FrayFrame.view(f);"
+        " FrayFrame.setView(f, [100, 100, w, h]); }"
+    )
+    vx, vy, vw, vh = view_box(phone)
+    assert not (vx < x < vx + vw and vy < y < vy + vh)
+    table.ok(table.gm, "fivebyfive.roll_initiative", dice=[3, 1, 3])  # Aria first: Ann's turn
+    expect(aria).to_have_class(re.compile(r"\bcurrent\b"))
+    phone.wait_for_function(
+        """([x, y]) => { const [vx, vy, w, h] = FrayFrame.view(document.querySelector(".mapframe"));
+                         return vx < x && x < vx + w && vy < y && y < vy + h; }""",
+        arg=[x, y],
+    )
+    assert ids["Aria"] == aria.get_attribute("data-pid")
     phone_ctx.close()
