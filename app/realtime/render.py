@@ -16,8 +16,9 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
-from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.log import log_entries
+from app.realtime.marks import token_marks
+from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
@@ -74,6 +75,7 @@ def _make_env() -> Environment:
     )
     env.filters["percent"] = fraction_text
     env.globals["static_version"] = static_version
+    env.filters["token_marks"] = token_marks
     return env
 
 

@@ -26,5 +26,6 @@ async def relay(
         raise SeatGone("This seat was removed from the table.")
     name = "GM" if seat.is_gm else state.seat_name(seat.seat_id)
     message = signals.build(state, viewer_of(state), name, payload)
-    await fray.broker.signal(seat.campaign_id, {**message, "_seat": seat.seat_id})
+    if not any(isinstance(body, dict) and body.get("private") for body in message.values()):
+        await fray.broker.signal(seat.campaign_id, {**message, "_seat": seat.seat_id})
     return message

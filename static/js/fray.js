@@ -51,6 +51,7 @@
     ws.onopen = function () {
       heard = Date.now();
       tries = 0;
+      if (everLive) resync(root);
       everLive = true;
       showState();
       sendQueued();
@@ -114,6 +115,27 @@
     api.settleImmediately(settle.tasks);
   }
 
+  // A page that reconnects shows the server's state, whatever it showed meanwhile (a token dragged while
+  // offline, a push lost): the page is fetched again and its live blocks morphed in, the boards redrawn
+  // whole. A push newer than the fetched page (a higher seq) wins over it.
+  function resync(root) {
+    fetch(location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html || !document.body.contains(root)) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector("[data-live]"), marker = doc.getElementById("live-seq");
+        if (!fresh || Number((marker && marker.dataset.seq) || fresh.dataset.seq || 0) < Number(lastSeq())) return;
+        var blocks = Array.prototype.filter.call(fresh.querySelectorAll("[id]"), function (el) {
+          var up = el.parentElement && el.parentElement.closest("[id]");
+          return !(up && up !== fresh && fresh.contains(up)) && document.getElementById(el.id);
+        });
+        document.querySelectorAll(".mapframe").forEach(function (f) { f._served = null; }); // redrawn whole
+        receive(root, blocks.map(function (el) { el.setAttribute("hx-swap-oob", "morph"); return el.outerHTML; }).join(""));
+      })
+      .catch(function () { /* the next reconnect tries again */ });
+  }
+
   // A phone that slept, or changed networks, may hold a dead socket: ask at once on wake.
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) return;
@@ -122,7 +144,7 @@
   });
   window.addEventListener("online", function () {
     tries = 0;
-    if (socket && socket.readyState === WebSocket.OPEN) ping(); else connect(); // one new socket at most
+    if (socket && socket.readyState === WebSocket.OPEN) { ping(); resync(liveRoot()); } else connect(); // one new socket at most
     showState();
     sendQueued();
   });

@@ -24,13 +24,20 @@
     setTimeout(() => { p.remove(); if (!box.childElementCount) box.classList.remove("show"); }, 4000);
   }
 
+  const OFFLINE = "Offline: nothing was sent. The map shows the table as the server has it; try again when the connection is back.";
   async function post(url, body) {
-    const r = await fetch(url, {
-      method: "POST",
-      credentials: "same-origin",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+    let r;
+    try {
+      r = await fetch(url, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    } catch (_) { // no network: the caller puts back what it showed early (a dragged token)
+      flash(OFFLINE);
+      return null;
+    }
     if (!r.ok) {
       let detail = `The server said ${r.status}.`;
       try { detail = (await r.json()).detail || detail; } catch (_) { /* not JSON */ }
@@ -45,7 +52,8 @@
   const signal = (cid, payload) => post(`/api/campaigns/${cid}/signals`, payload);
   // Signals at most every `ms`, one at a time and in order, the newest winning: whatever is dropped, the
   // last one given (where a drag stopped) always goes out.
-  function latest(cid, ms) {
+  // `answered` gets each reply (a ruler's carries its distance, as the server measures it).
+  function latest(cid, ms, answered) {
     let next = null, busy = false, timer = null, last = 0;
     const flush = async () => {
       timer = null;
@@ -54,7 +62,8 @@
       next = null;
       busy = true;
       last = Date.now();
-      await signal(cid, body);
+      const reply = await signal(cid, body);
+      if (reply && answered) answered(reply);
       busy = false;
       if (next) later();
     };
@@ -62,47 +71,26 @@
     return (body) => { next = body; if (!busy) later(); };
   }
 
-  // --- geometry -------------------------------------------------------------------------------
-  function hexCell(g, x, y) {
-    const r = g.size / Math.sqrt(3);
-    const px = x - g.offset[0] - g.size / 2, py = y - g.offset[1] - r;
-    let q = ((Math.sqrt(3) / 3) * px - py / 3) / r, rr = ((2 / 3) * py) / r, s = -q - rr;
-    let [a, b, c] = [Math.round(q), Math.round(rr), Math.round(s)];
-    const [da, db, dc] = [Math.abs(a - q), Math.abs(b - rr), Math.abs(c - s)];
-    if (da > db && da > dc) a = -b - c; else if (db > dc) b = -a - c;
-    return [a, b];
-  }
-  function steps(g, p, q) {
-    if (g.type === "hex") {
-      const [q1, r1] = hexCell(g, ...p), [q2, r2] = hexCell(g, ...q);
-      const dq = q2 - q1, dr = r2 - r1;
-      return (Math.abs(dq) + Math.abs(dr) + Math.abs(dq + dr)) / 2;
-    }
-    if (g.type === "none") return Math.hypot(q[0] - p[0], q[1] - p[1]) / g.size;
-    const cell = (v) => [Math.floor((v[0] - g.offset[0]) / g.size), Math.floor((v[1] - g.offset[1]) / g.size)];
-    const [x1, y1] = cell(p), [x2, y2] = cell(q);
-    const dx = Math.abs(x2 - x1), dy = Math.abs(y2 - y1), diag = Math.min(dx, dy), straight = Math.abs(dx - dy);
-    if (g.diagonals === "5-10-5") return straight + diag + Math.floor(diag / 2);
-    if (g.diagonals === "straight") return Math.hypot(dx, dy);
-    return diag + straight;
-  }
-  function distanceText(g, p, q) {
-    const d = steps(g, p, q) * g.per_cell;
-    return `${Math.round(d * 10) / 10} ${g.unit}`;
-  }
-
   // --- overlays: rulers, ghosts, shapes being drawn ------------------------------------------------
   const el = (name, attrs, parent) => window.FrayFrame.el(name, attrs, parent);
   const cellSize = (frame) => JSON.parse(frame.dataset.grid).size;
-  function drawRuler(frame, from, to, id = "ruler-local") {
+  // The line follows the pointer at once; its label is the server's distance (app/rules/map/geometry.py
+  // `ruler_text`), from the reply to the ruler's signal or from the shared ruler's message: one rule of
+  // distance, written once. Until the answer comes the label keeps the last one it had.
+  function drawRuler(frame, from, to, id = "ruler-local", text = null) {
     const overlay = window.FrayFrame.overlay(frame);
     let g = overlay.querySelector(`[data-ruler="${id}"]`);
     if (!g) g = el("g", { class: "ruler", "data-ruler": id }, overlay);
+    const said = g.querySelector("text")?.textContent || "…";
     g.innerHTML = "";
     el("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1] }, g);
     const label = el("text", { x: to[0] + 8, y: to[1] - 8 }, g);
-    label.textContent = distanceText(JSON.parse(frame.dataset.grid), from, to);
+    label.textContent = text ?? said;
     return g;
+  }
+  function rulerSaid(frame, id, text) {
+    const label = window.FrayFrame.overlay(frame).querySelector(`[data-ruler="${id}"] text`);
+    if (label && text) label.textContent = text;
   }
   function shapeOverlay(frame, kind) {
     const overlay = window.FrayFrame.overlay(frame);
@@ -124,10 +112,17 @@
       $('[data-token-action="hidden"]', actions).textContent = token.classList.contains("is-hidden") ? "Show" : "Hide";
     }
   }
+  // A drag made offline snaps back with the offline notice (docs/maps.md says why it is not queued).
+  const snapBack = (token) => token.setAttribute("transform", `translate(${token.dataset.x} ${token.dataset.y})`);
   function moveToken(frame, token, x, y, free) {
+    if (navigator.onLine === false) {
+      snapBack(token);
+      flash(OFFLINE);
+      return Promise.resolve(null);
+    }
     token.setAttribute("transform", `translate(${x} ${y})`);
     return command(campaignOf(frame), { type: "map.token.move", token: token.dataset.token, x, y, free }).then(
-      (reply) => { if (!reply) token.setAttribute("transform", `translate(${token.dataset.x} ${token.dataset.y})`); },
+      (reply) => { if (!reply) snapBack(token); },
     );
   }
 
@@ -187,11 +182,12 @@
       };
     }
     if (tool === "ruler") {
-      const share = $("#map-share-ruler")?.checked && isGm(frame) ? latest(cid, 200) : null;
+      const shared = $("#map-share-ruler")?.checked && isGm(frame);
+      const ask = latest(cid, shared ? 200 : 250, (reply) => rulerSaid(frame, "ruler-local", reply["map.ruler"]?.distance));
       return {
         move(p) {
           drawRuler(frame, at, p);
-          if (share) share({ "map.ruler": { from: at, to: p } });
+          ask({ "map.ruler": shared ? { scene, from: at, to: p } : { scene, from: at, to: p, share: false } });
         },
         end() { setTimeout(() => window.FrayFrame.overlay(frame).querySelector(".ruler")?.remove(), 2500); },
       };
@@ -261,20 +257,70 @@
     const token = target.closest(".token");
     if (token) {
       select(frame, token.dataset.token);
-      if (!isGm(frame)) openActions(token);
+      if (!isGm(frame) && token.classList.contains("mine")) { showWords(null); openActions(token); } else { openActions(token, false); showWords(token); }
       return true;
     }
     select(frame, null);
+    showWords(null);
     return !(tool === "ping" || tool === "move");
   }
 
   // On a phone, a tap on one's own token opens what that player may do with it, over the map; it stays
   // open through live pushes until closed or used.
   let sheetOpen = null;
-  function openActions(token) {
-    sheetOpen = token.dataset.participant || null;
+  function openActions(token, open = true) {
+    sheetOpen = (open && token.dataset.participant) || null;
     showSheet();
   }
+
+  // A tap on a token says its rule badges (and whose turn it is) in words, in a small box by it. A
+  // phone's own token opens its sheet instead, which lists them too.
+  function showWords(token) {
+    let pop = document.getElementById("token-pop");
+    const said = token ? (token.dataset.words || "").split("|").filter(Boolean) : [];
+    if (token && token.matches(".turn, .fx-token.current, .tp-token.current")) said.unshift(`${token.dataset.name}'s turn`);
+    if (!said.length) { if (pop) pop.hidden = true; return; }
+    if (!pop) {
+      pop = document.createElement("div");
+      pop.id = "token-pop";
+      pop.className = "token-pop";
+      pop.setAttribute("role", "status");
+      document.body.appendChild(pop);
+    }
+    const name = document.createElement("b"), list = document.createElement("ul");
+    name.textContent = token.dataset.name;
+    said.forEach((w) => { const li = document.createElement("li"); li.textContent = w; list.appendChild(li); });
+    pop.replaceChildren(name, list);
+    pop.hidden = false;
+    const r = token.getBoundingClientRect();
+    pop.style.left = `${Math.max(8, Math.min(window.innerWidth - pop.offsetWidth - 8, r.left + r.width / 2 - pop.offsetWidth / 2))}px`;
+    pop.style.top = `${r.bottom + 8 + pop.offsetHeight > window.innerHeight ? Math.max(8, r.top - pop.offsetHeight - 8) : r.bottom + 8}px`;
+  }
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") showWords(null); });
+  window.FrayTokens = { showWords }; // a game's own board (5x5's tabletop) says its tokens' badges too
+
+  // On the phone whose turn it is, the map brings that player's token into view once, when the turn
+  // becomes theirs (not on every push while it stays theirs): on the scene or on a game's own board.
+  const TURN_MINE = ".token.turn.mine, .fx-token.current.mine, .tp-token.current.mine";
+  let turnShown = false;
+  function turnIntoView() {
+    const frame = document.querySelector('.mapframe[data-page="player"][data-ready]');
+    const token = frame && frame.querySelector(TURN_MINE);
+    if (!token) { if (frame) turnShown = false; return; }
+    if (turnShown) return;
+    turnShown = true;
+    const at = /translate\(([-\d.e]+)[ ,]+([-\d.e]+)\)/.exec(token.getAttribute("transform") || "");
+    if (!at) return;
+    const [vx, vy, vw, vh] = window.FrayFrame.view(frame), x = +at[1], y = +at[2];
+    const inside = x > vx + vw * 0.1 && x < vx + vw * 0.9 && y > vy + vh * 0.1 && y < vy + vh * 0.9;
+    if (!inside) window.FrayFrame.setView(frame, [x - vw / 2, y - vh / 2, vw, vh]);
+    const box = frame.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) frame.scrollIntoView({ block: "nearest" });
+  }
+  // After frame.js has attached a new board and put back its kept view.
+  let turnCheck = 0;
+  new MutationObserver(() => { cancelAnimationFrame(turnCheck); turnCheck = requestAnimationFrame(turnIntoView); })
+    .observe(document.documentElement, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-ready"] });
   function showSheet() {
     document.querySelectorAll(".token-sheet").forEach((s) => { s.hidden = s.dataset.participant !== sheetOpen; });
   }
@@ -465,7 +511,7 @@
     const [kind, body] = Object.entries(message)[0];
     if (body.scene !== frame.dataset.scene) return;
     if (kind === "map.ruler") {
-      const g = drawRuler(frame, body.from, body.to, "shared");
+      const g = drawRuler(frame, body.from, body.to, "shared", body.distance);
       clearTimeout(g._timer);
       g._timer = setTimeout(() => g.remove(), 2500);
     } else if (kind === "map.ghost") {

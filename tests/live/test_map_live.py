@@ -161,3 +161,30 @@ def test_a_token_under_fog_never_reaches_a_players_sockets_until_revealed(live_s
             await _until(ann_page, lambda m: "Golden chest" in m)
 
     run(scenario)
+
+
+def test_a_ruler_only_measured_reaches_no_socket_and_the_shared_one_carries_the_servers_distance(
+    live_server, map_table
+):
+    table, _, _ = map_table
+    ann = table.players["Ann"]
+    start = _seq(table)
+    is_ruler = lambda m: '"map.ruler"' in m  # noqa: E731
+
+    async def scenario():
+        async with (
+            _connect(live_server, table, table.gm, format="json", after=start) as gm_ws,
+            _connect(live_server, table, ann, format="json", after=start) as ann_ws,
+        ):
+            await _joined(gm_ws, ann_ws)
+            mine = {"map.ruler": {"from": [10, 10], "to": [110, 10], "share": False}}
+            reply = await asyncio.to_thread(
+                table.http.post, f"/api/campaigns/{table.id}/signals", json=mine, headers=ann.auth
+            )
+            assert reply.status_code == 202 and reply.json()["map.ruler"]["distance"].endswith("ft")
+            await _silent(gm_ws, is_ruler)
+            await gm_ws.send(json.dumps({"map.ruler": {"from": [10, 10], "to": [110, 10]}}))
+            ruler = json.loads((await _until(ann_ws, is_ruler))[-1])["map.ruler"]
+            assert ruler["distance"] == reply.json()["map.ruler"]["distance"]
+
+    run(scenario)

@@ -10,6 +10,7 @@ from pydantic import BaseModel
 
 from app.rules.contract.commands import CommandSpec
 from app.rules.contract.envelope import Describer, EventView, Reducer
+from app.rules.contract.marks import BadgeHook, TurnHook
 from app.rules.contract.options import Option
 from app.rules.contract.viewer import Viewer
 
@@ -78,5 +79,9 @@ class SystemPart:
     # A system with its own board in the map frame (Triptycho's sections, 5x5's tabletop): whether a viewer
     # may see a spot of it, so a ping there reaches only them; None from it when no board is on the table.
     board_spot: Callable[[CampaignState, Viewer, float, float], bool | None] | None = None
+    # What this part draws on the map's tokens, from one viewer's own view (app/rules/contract/marks.py):
+    # badges by participant, and the participant whose turn it is.
+    badges: BadgeHook | None = None
+    turn_of: TurnHook | None = None
     docs: str = ""  # path of the GM's rules page, relative to docs/
     demo: DemoScript | None = None

@@ -5,6 +5,7 @@ conceals from players the NPCs no conscious PC has in sight. Its pages live in t
 """
 
 from app.rules.contract.part import SystemPart, state_view
+from app.rules.fivebyfive.badges import badges, turn_of
 from app.rules.fivebyfive.commands import COMMANDS
 from app.rules.fivebyfive.demo import DEMO
 from app.rules.fivebyfive.log import DESCRIBERS
@@ -33,6 +34,8 @@ SYSTEM = SystemPart(
     owns_initiative=True,
     conceals=conceals,
     board_spot=lambda state, viewer, x, y: True,  # the tabletop hides no place, only NPCs
+    badges=badges,
+    turn_of=turn_of,
     docs="rules/fivebyfive.md",
     demo=DEMO,
 )

@@ -4,6 +4,7 @@ A campaign created with `"system": "generic"` has only these (and the campaign c
 """
 
 from app.rules.contract.part import SystemPart, state_view
+from app.rules.generic.badges import badges, turn_of
 from app.rules.generic.demo import DEMO
 from app.rules.generic.reducers import REDUCERS
 from app.rules.generic.table import COMMANDS
@@ -19,6 +20,8 @@ SYSTEM = SystemPart(
     options=options,
     view=state_view(view),
     view_key=None,  # the tabletop every campaign has: its keys at the top of the view
+    badges=badges,
+    turn_of=turn_of,
     docs="rules/generic.md",
     demo=DEMO,
 )

@@ -70,6 +70,12 @@ def distance(grid: Grid, a: Point, b: Point) -> float:
     return cell_steps(grid, a, b) * grid.per_cell
 
 
+def ruler_text(grid: Grid, a: Point, b: Point) -> str:
+    """A ruler's label: the distance to a tenth, in the scene's unit ("15 ft", "7.5 ft")."""
+    d = round(distance(grid, a, b), 1)
+    return f"{int(d) if d.is_integer() else d} {grid.unit}".strip()
+
+
 def snap(grid: Grid, x: float, y: float) -> Point:
     """The centre of the cell holding a point (the point itself with no grid)."""
     if grid.type == "square":

@@ -1,7 +1,9 @@
 """Ephemeral map messages: pings, a shared ruler, the ghost of a token being dragged.
 
 They go through the broker to every process's sockets of the campaign, never into the log. Here, pure:
-each is checked against the sender's seat (a ruler is shared by the GM; a ghost only by who may move the
+each is checked against the sender's seat (a ruler is shared by the GM, and carries its distance as
+`geometry.ruler_text` reads it: the pages show that, never a distance of their own; a ruler sent with
+`"share": false` is only measured, for its holder, and relayed to no one; a ghost only by who may move the
 token) and the map's `Sight`, and sent only to viewers whose sight holds every spot it names (never a spot
 under fog, never a scene the players are not shown). A ping may name a spot of the game's own board
 instead of the scene (Triptycho's sections, 5x5's tabletop): then the game says who sees that spot. The
@@ -16,6 +18,7 @@ from typing import Any
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import Forbidden, InputError, RuleError
+from app.rules.map.geometry import ruler_text
 from app.rules.map.sight import Sight
 from app.rules.system import Viewer
 
@@ -73,12 +76,17 @@ def build(state: CampaignState, viewer: Viewer, name: str, payload: dict[str, An
             raise RuleError("You cannot ping a spot you cannot see.")
         return {kind: {"scene": scene.id, "x": x, "y": y, "by": name}}
     if kind == "map.ruler":
-        if not viewer.is_gm:
-            raise Forbidden("Only the GM shares the ruler.")
         if not isinstance(body, dict):
             raise InputError("A ruler goes from a point to a point.")
+        private = body.get("share") is False  # a ruler only its holder sees: measured, relayed to no one
+        if not viewer.is_gm and not private:
+            raise Forbidden("Only the GM shares the ruler.")
         start, end = _point(body.get("from"), "ruler"), _point(body.get("to"), "ruler")
-        return {kind: {"scene": scene.id, "from": start, "to": end, "by": name}}
+        ruler: dict[str, Any] = {"scene": scene.id, "from": start, "to": end, "by": name}
+        ruler["distance"] = ruler_text(scene.grid, start, end)  # the one rule of distance: pages show it
+        if private:
+            ruler["private"] = True
+        return {kind: ruler}
     token = state.map.token(str(body.get("token"))) if isinstance(body, dict) else None
     if token is None or not Sight(state, viewer).token(token):
         raise RuleError("There is no such token on the map.")

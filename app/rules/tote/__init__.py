@@ -6,6 +6,7 @@ phases, engagement lines and the Distance band are drawn by templates/systems/to
 """
 
 from app.rules.contract.part import SystemPart, state_view
+from app.rules.tote.badges import badges, turn_of
 from app.rules.tote.commands import COMMANDS
 from app.rules.tote.demo import DEMO
 from app.rules.tote.log import DESCRIBERS
@@ -29,6 +30,8 @@ SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=state_view(view),
+    badges=badges,
+    turn_of=turn_of,
     docs="rules/tote.md",
     demo=DEMO,
     owns_initiative=True,

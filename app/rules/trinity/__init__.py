@@ -4,6 +4,7 @@ Its pages are templates/systems/trinity/{gm,player,table}.html; the rules are do
 """
 
 from app.rules.contract.part import SystemPart, state_view
+from app.rules.trinity.badges import badges
 from app.rules.trinity.demo import DEMO
 from app.rules.trinity.describe import DESCRIBERS
 from app.rules.trinity.options import options
@@ -26,6 +27,7 @@ SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=state_view(view),
+    badges=badges,
     docs="rules/trinity.md",
     demo=DEMO,
 )

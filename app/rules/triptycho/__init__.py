@@ -5,6 +5,7 @@ that an adversary no player's character can see is never named in the order or t
 """
 
 from app.rules.contract.part import SystemPart, state_view
+from app.rules.triptycho.badges import badges, turn_of
 from app.rules.triptycho.commands import COMMANDS
 from app.rules.triptycho.demo import DEMO
 from app.rules.triptycho.options import options
@@ -30,6 +31,8 @@ SYSTEM = SystemPart(
     owns_initiative=True,
     conceals=concealed,
     board_spot=spot_seen,
+    badges=badges,
+    turn_of=turn_of,
     docs="rules/triptycho.md",
     demo=DEMO,
 )

@@ -191,7 +191,8 @@ async def map_signal(
     payload: Annotated[dict[str, Any], Body(examples=[{"map.ping": {"x": 120, "y": 80}}])],
 ) -> Any:
     """Point at the map for everyone who may see the spot: `{"map.ping": {x, y}}`, `{"map.ruler": {from,
-    to}}` (GM) or `{"map.ghost": {token, x, y}}`. Relayed live, never logged; a few a second per seat."""
+    to}}` (GM; with `"share": false` any seat, only measured) or `{"map.ghost": {token, x, y}}`. Relayed
+    live, never logged; a few a second per seat. A ruler's reply carries its `distance`."""
     if not any(kind in payload for kind in signals.KINDS):
         raise HTTPException(422, "Send one of map.ping, map.ruler or map.ghost.")
     return await map_signals.relay(fray, seat, payload, lambda state: reads.viewer_of(state, seat))

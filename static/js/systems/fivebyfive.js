@@ -150,6 +150,7 @@
             selected = selected === token.dataset.pid ? null : token.dataset.pid;
             if (selected) token.classList.add("selected");
           }
+          if (window.FrayTokens) window.FrayTokens.showWords(token); // its rule badges in words (map.js)
           return true;
         }
         var p = { x: at[0], y: at[1] };

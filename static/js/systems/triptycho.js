@@ -54,12 +54,24 @@
 
   // --- the board in the shared map frame (static/js/frame.js pans, pinches, zooms and pings) -------
   // A tap on a glowing section or a marked token submits its form; a tap on anything else pings.
-  function setup() {
+  // Tokens let taps through to their section; a tap within a token's circle still says its badges.
+  function tokenAt(svg, at) {
+    var found = null;
+    svg.querySelectorAll(".tp-token[data-words]").forEach(function (t) {
+      var m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(t.getAttribute("transform") || "");
+      var r = +(t.querySelector("circle") || { getAttribute: function () { return 0.55; } }).getAttribute("r");
+      if (m && Math.hypot(at[0] - m[1], at[1] - m[2]) <= r) found = t;
+    });
+    return found;
+  }
+  function setup(frame, svg) {
     markTargets();
     return {
       tap: function (at, e, target) {
         var hit = target.closest(".tp-sec.reach, .tp-token.target");
-        if (!hit || !hit.dataset.form) return false;
+        var token = target.closest(".tp-token") || tokenAt(svg, at);
+        if (window.FrayTokens) window.FrayTokens.showWords(token); // its rule badges in words (map.js)
+        if (!hit || !hit.dataset.form) return !!(token && token.dataset.words);
         tapTarget(target);
         return true;
       },
