@@ -9,6 +9,7 @@ from __future__ import annotations
 from app.rules.contract.commands import command, command_table
 from app.rules.map.command_models import (
     AddAsset,
+    AddPicture,
     CoverFog,
     CreateScene,
     Draw,
@@ -21,6 +22,7 @@ from app.rules.map.command_models import (
     RemoveScene,
     RemoveToken,
     RevealFog,
+    SetPicture,
     SetToken,
     ShowScene,
     UpdateScene,
@@ -33,6 +35,7 @@ from app.rules.map.lookups import (  # the caps, read by the bench and the tests
     MAX_TOKENS,
     visible_to_players,
 )
+from app.rules.map.pictures import add_picture, set_picture
 from app.rules.map.scenes import (
     add_asset,
     change_settings,
@@ -83,6 +86,13 @@ COMMANDS = command_table(
         command(MoveToken, move_token, "Move a token"),
         command(RemoveToken, remove_token, "Take a token off the map", gm_only=True),
         command(SetToken, set_token, "Change a token", gm_only=True),
+        command(SetPicture, set_picture, "Give a token a picture"),
+        command(
+            AddPicture,
+            add_picture,
+            "Add an uploaded token picture",
+            internal="upload the picture with POST /api/campaigns/{id}/pictures",
+        ),
         command(CoverFog, cover_fog, "Cover part of the map with fog", gm_only=True),
         command(RevealFog, reveal_fog, "Reveal part of the map", gm_only=True),
         command(Draw, draw, "Draw on the map", gm_only=True),

@@ -48,6 +48,12 @@ class SettingsChanged(Payload):
     cover_new_scenes: bool
 
 
+@payload("map.picture_added")
+class PictureAdded(Payload):
+    asset: Asset
+    seat: str | None = None  # the player seat that uploaded it; None: the GM
+
+
 @payload("map.scene_created")
 class SceneCreated(Payload):
     scene: Scene
