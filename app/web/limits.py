@@ -13,11 +13,16 @@ class BodyTooLarge(Exception):
 
 
 def _upload_path(path: str) -> bool:
-    """Files: image uploads (`/api/campaigns/{id}/assets`) and campaign imports."""
+    """Files: image uploads (`/api/campaigns/{id}/assets`, `/pictures`) and campaign imports."""
     parts = path.strip("/").split("/")
     if path in ("/import", "/api/campaigns/import"):
         return True
-    return len(parts) == 4 and parts[0] == "api" and parts[1] == "campaigns" and parts[3] == "assets"
+    return (
+        len(parts) == 4
+        and parts[0] == "api"
+        and parts[1] == "campaigns"
+        and parts[3] in ("assets", "pictures")
+    )
 
 
 class BodyLimit:

@@ -36,7 +36,7 @@ class UploadedAsset(BaseModel):
     height: int
 
 
-def _image(
+def image_reply(
     request: Request, data: bytes, etag: str, cache: str, media_type: str = map_images.MIME
 ) -> Response:
     headers = {"ETag": f'"{etag}"', "Cache-Control": cache, "Content-Encoding": "identity"}
@@ -66,7 +66,7 @@ async def upload_asset(
 async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
     """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
     data, media_type = await assets.blob(fray, seat, asset_id)
-    return _image(request, data, asset_id, IMMUTABLE, media_type)
+    return image_reply(request, data, asset_id, IMMUTABLE, media_type)
 
 
 @router.delete(
@@ -89,7 +89,7 @@ async def scene_image(
     the view's `image_url` carries (of the image and its fog): only the current key is cached for good."""
     etag, data, media_type = await assets.scene_image(fray, seat, scene_id)
     cache = IMMUTABLE if v == etag else "private, no-cache"
-    return _image(request, data, etag, cache, media_type)
+    return image_reply(request, data, etag, cache, media_type)
 
 
 @router.post("/campaigns/{campaign_id}/signals", status_code=202, response_model=Signal, responses=SEATED)
