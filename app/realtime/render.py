@@ -18,6 +18,7 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
+from app.realtime.looks import seat_colours, token_looks
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
@@ -74,6 +75,7 @@ def _make_env() -> Environment:
     )
     env.filters["percent"] = fraction_text
     env.globals["static_version"] = static_version
+    env.globals["token_looks"], env.globals["seat_colours"] = token_looks, seat_colours
     return env
 
 

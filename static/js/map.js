@@ -122,6 +122,8 @@
       $(".selected-name", actions).textContent = token.dataset.name;
       $('[data-token-action="locked"]', actions).textContent = token.classList.contains("locked") ? "Unlock" : "Lock";
       $('[data-token-action="hidden"]', actions).textContent = token.classList.contains("is-hidden") ? "Show" : "Hide";
+      const colour = $("[data-token-color]", actions); // the token's colour (pictures.js sends a change)
+      if (colour) colour.value = $(".token-body", token)?.dataset.fill || "#3d7dd8";
     }
   }
   function moveToken(frame, token, x, y, free) {
