@@ -9,7 +9,7 @@ from typing import Any
 
 DEFAULT_COLOR = "#3d7dd8"  # every token's colour until the GM picks one: "by its side"
 # Player seats' colours, by the order the seats joined: bright, told apart on a dark map and on a TV.
-PALETTE = ("#f2c14e", "#4ecdc4", "#e07be0", "#7bd389", "#f08a4b", "#9db7ff", "#d4e157", "#ff6b8b")
+PALETTE = ("#f2c14e", "#e07be0", "#7bd389", "#f08a4b", "#b39dff", "#d4e157", "#ff6b8b", "#4ecdc4")
 GM_RING = "#ffffff"  # a player character the GM plays
 FILLS = {"pc": DEFAULT_COLOR, "npc": "#b8343a", "marker": "#6b7280"}
 
