@@ -5,6 +5,7 @@ NPCs (red rounded squares) and markers (grey) differ at a glance, and the GM rec
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 from PIL import Image
@@ -55,8 +56,6 @@ def _token(view: dict, token_id: str) -> dict:
 def _centre_colour(page: Page, token_id: str) -> list[int]:
     """The colour of the picture drawn in the middle of a token's circle, as the phone shows it."""
     shot = page.locator(f'.mapframe .token[data-token="{token_id}"]').screenshot()
-    import io
-
     image = Image.open(io.BytesIO(shot)).convert("RGB")
     return list(image.getpixel((image.width // 2, image.height // 2)))
 
@@ -71,6 +70,7 @@ def test_the_gm_frames_a_picture_on_a_phone_and_the_players_phone_sees_it_in_the
     scene = _scene(table, live_http)
     rook_token = _place(table, scene, 120, 200, participant=rook)
     goblin_token = _place(table, scene, 360, 200, participant=goblin)
+    door = _place(table, scene, 440, 330, label="Door")
     picture = _portrait(tmp_path / "goblin.png")
 
     gm = _phone(browser, live_server, table.gm.token, table)
@@ -99,7 +99,21 @@ def test_the_gm_frames_a_picture_on_a_phone_and_the_players_phone_sees_it_in_the
     # The frame is the GM's drag: right of the middle, a square of 341 / 1.7 picture pixels.
     assert abs(crop["size"] - 341 / 1.7) < 2 and crop["x"] > 170, crop
 
+    # A marker takes a picture too: the GM picks one of the campaign's images (the map) for the door.
+    gm.locator(f'.mapframe .token[data-token="{door}"]').tap()
+    actions.locator("[data-picture-token]").tap()
+    dialog.locator(".picture-gallery summary").tap()
+    thumbs = dialog.locator("[data-picture-asset]")
+    expect(thumbs).to_have_count(2)  # the map and the goblin's picture
+    thumbs.first.tap()
+    expect(img).to_be_visible()
+    gm.screenshot(path=str(artifacts / "token-art-gm-gallery.png"))
+    dialog.locator("[data-picture-save]").tap()
+    expect(dialog).to_be_hidden()
+    assert _token(table.view(table.gm), door)["crop"]["size"] == 400  # the map's middle square
+
     phone = _phone(browser, live_server, ann.token, table)
+    expect(phone.locator(f'.mapframe .token[data-token="{door}"] .token-body.pictured')).to_have_count(1)
     pictured = phone.locator(f'.mapframe .token[data-token="{goblin_token}"] .token-body.pictured')
     expect(pictured).to_have_count(1)
     href = phone.locator(f'.mapframe .token[data-token="{goblin_token}"] pattern image').get_attribute("href")
@@ -126,13 +140,20 @@ def test_the_gm_frames_a_picture_on_a_phone_and_the_players_phone_sees_it_in_the
     pdialog.locator("[data-picture-save]").tap()
     expect(pdialog).to_be_hidden()
     expect(gm.locator(f'.mapframe .token[data-token="{rook_token}"] .token-body.pictured')).to_have_count(1)
-    # She cannot open the GM's token's picture dialog: no sheet for a token not hers.
-    assert "seats" in next(
-        a
-        for a in table.view(table.gm)["map"]["assets"]
-        if a["id"] == _token(table.view(table.gm), rook_token)["image"]
-    )
+    rook_image = _token(table.view(table.gm), rook_token)["image"]
+    assert next(a for a in table.view(table.gm)["map"]["assets"] if a["id"] == rook_image)["seats"] == [
+        ann.seat_id
+    ]
+    # No sheet (so no Picture…) on her phone for a token not hers.
+    assert phone.locator(".token-sheet").count() == 1
     gm.screenshot(path=str(artifacts / "token-art-gm.png"))
+
+    # Undo takes Ann's picture back off, on every screen.
+    table.ok(table.gm, "campaign.undo")
+    expect(phone.locator(f'.mapframe .token[data-token="{rook_token}"] .token-body.pictured')).to_have_count(
+        0
+    )
+    expect(phone.locator(f'.mapframe .token[data-token="{rook_token}"] text')).to_have_text("RO")
 
 
 def test_player_characters_npcs_and_markers_differ_at_a_glance_and_the_gm_recolours_one(
