@@ -62,6 +62,7 @@ RESOURCES = {
     "events": {"events", "encounters"},
     "systems": {"systems"},
     "maps": {"assets", "scenes", "signals"},
+    "pictures": {"pictures", "tokens"},
     "backups": {"export", "import"},
 }
 

@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
 from app.realtime.log import log_entries
+from app.realtime.looks import seat_colours, token_looks
 from app.realtime.marks import token_marks
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.sources import mentions, names_read
@@ -76,6 +77,7 @@ def _make_env() -> Environment:
     env.filters["percent"] = fraction_text
     env.globals["static_version"] = static_version
     env.filters["token_marks"] = token_marks
+    env.globals["token_looks"], env.globals["seat_colours"] = token_looks, seat_colours
     return env
 
 

@@ -32,6 +32,7 @@ NOT_UNDOABLE = frozenset(
         "campaign.seat_revoked",
         "campaign.undone",
         "map.asset_added",
+        "map.picture_added",
         "map.asset_removed",  # its blob may be gone: the campaign's hold on it is released with it
         "map.scene_opened",
         "chat.said",  # "undo the last action" takes back a move, not a word said

@@ -13,14 +13,14 @@ class BodyTooLarge(Exception):
 
 
 def _upload_path(path: str) -> bool:
-    """Files: image uploads (`/api/campaigns/{id}/assets`), Universal VTT maps
+    """Files: image uploads (`/api/campaigns/{id}/assets`, `/pictures`), Universal VTT maps
     (`/api/campaigns/{id}/scenes/uvtt`) and campaign imports."""
     parts = path.strip("/").split("/")
     if path in ("/import", "/api/campaigns/import"):
         return True
     if len(parts) < 4 or parts[0] != "api" or parts[1] != "campaigns":
         return False
-    return parts[3:] == ["assets"] or parts[3:] == ["scenes", "uvtt"]
+    return parts[3:] in (["assets"], ["pictures"], ["scenes", "uvtt"])
 
 
 class BodyLimit:

@@ -110,6 +110,8 @@
       $(".selected-name", actions).textContent = token.dataset.name;
       $('[data-token-action="locked"]', actions).textContent = token.classList.contains("locked") ? "Unlock" : "Lock";
       $('[data-token-action="hidden"]', actions).textContent = token.classList.contains("is-hidden") ? "Show" : "Hide";
+      const colour = $("[data-token-color]", actions); // the token's colour (pictures.js sends a change)
+      if (colour) colour.value = $(".token-body", token)?.dataset.fill || "#3d7dd8";
     }
   }
   // A drag made offline snaps back with the offline notice (docs/maps.md says why it is not queued).

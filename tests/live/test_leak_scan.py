@@ -5,7 +5,8 @@ Planted: whispers between the GM and another player, a hidden character and its 
 stat block (notes), a prepared encounter and its notes, a running encounter's notes, a secret roll, a
 scene not shown with a token set up on it, a hidden token and a token under fog, an NPC hidden by hiding
 its token (after its arrival was public; in the generic game its turn is the current one), a drawing
-under fog, fog strokes, the ids of the scene's images (one swapped in while shown), and (5x5) an NPC
+under fog, fog strokes, the ids of the scene's images (one swapped in while shown), a token picture on
+the hidden token and the one under fog (its image and the keys of its framed squares), and (5x5) an NPC
 brought in but not yet in any PC's sight. Looked in: the JSON view, the events, the player's and the
 table's pages, both socket formats from the start, a replay of the running encounter, refusals naming
 the hidden character, and the OpenAPI document. And (issue 28) the player's own campaign trying to read
@@ -19,6 +20,7 @@ import asyncio
 import gzip
 import json
 import uuid
+from typing import Any
 
 import pytest
 
@@ -33,7 +35,7 @@ UNDER_FOG = "271.828"
 STROKE = "314.159"
 
 
-def _plant(table: Table, system: str) -> dict[str, str]:
+def _plant(table: Table, system: str) -> dict[str, Any]:
     ann = table.join("Ann")
     ben = table.join("Ben")
     table.character(f"{MARK}Rook", owner=ann)  # the player's own: not a secret (a control)
@@ -50,8 +52,23 @@ def _plant(table: Table, system: str) -> dict[str, str]:
     scene, first_image = scene_with_image(table)
     table.ok(table.gm, "map.fog.cover", scene=scene, rect=[200, 0, 200, 300])
     table.ok(table.gm, "map.fog.reveal", scene=scene, polygon=[[210, 10], [float(STROKE), 10], [250, 60]])
-    table.ok(table.gm, "map.token.place", scene=scene, x=300, y=100, label=f"{MARK}fogged")
-    table.ok(table.gm, "map.token.place", scene=scene, x=50, y=50, label=f"{MARK}hiddentoken", hidden=True)
+    fogged = table.ok(table.gm, "map.token.place", scene=scene, x=300, y=100, label=f"{MARK}fogged")
+    hidden_token = table.ok(
+        table.gm, "map.token.place", scene=scene, x=50, y=50, label=f"{MARK}hiddentoken", hidden=True
+    )
+    # Token pictures (issue 30) on the hidden token and the one under fog: neither the image nor the
+    # key of its framed square reaches a player.
+    picture = table.http.post(
+        f"/api/campaigns/{table.id}/pictures",
+        files={"file": ("p.png", dungeon_png(320, 240), "image/png")},
+        headers=table.gm.auth,
+    ).json()
+    pictured = [_placed_token(fogged), _placed_token(hidden_token)]
+    for token in pictured:
+        table.ok(table.gm, "map.token.picture", token=token, image=picture["id"])
+    keys = [
+        t["picture"].split("?v=")[1] for t in table.view(table.gm)["map"]["tokens"] if t["id"] in pictured
+    ]
     table.ok(table.gm, "map.draw", scene=scene, points=[[float(UNDER_FOG), 150], [300, 160]])
     placed = table.ok(table.gm, "map.token.place", scene=scene, x=100, y=100, participant=ghoul)
     table.ok(table.gm, "map.token.set", token=_placed_token(placed), hidden=True)
@@ -73,7 +90,8 @@ def _plant(table: Table, system: str) -> dict[str, str]:
             "strike": 1,
         }
         table.ok(table.gm, "fivebyfive.import", characters=[lurker])
-    return {"ann": ann.token, "hidden": hidden, "images": [first_image["id"], second_image["id"]]}
+    images = [first_image["id"], second_image["id"], picture["id"]]
+    return {"ann": ann.token, "hidden": hidden, "images": images, "picture keys": keys}
 
 
 def _placed_token(reply: dict) -> str:
@@ -195,9 +213,9 @@ def test_no_planted_secret_reaches_a_player_or_a_spectator(live_server, live_htt
         ).text
     secrets = [MARK, UNDER_FOG, STROKE, *planted["images"]]
     leaks = {
-        where: sorted({text[i : i + 24] for i in _finds(text, secrets)})
+        where: sorted({text[i : i + 24] for i in _finds(text, [*secrets, *planted["picture keys"]])})
         for where, text in channels.items()
-        if _finds(text, secrets)
+        if _finds(text, [*secrets, *planted["picture keys"]])
     }
     assert not leaks, f"secrets reached players in {system}: {leaks}"
     # The control: the player's own character is there, so the scan is looking at real content.

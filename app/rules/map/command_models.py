@@ -128,6 +128,34 @@ class SetToken(Command):
     label: str | None = Field(default=None, min_length=1, max_length=40)
 
 
+class CropIn(Frozen):
+    x: float = Field(ge=0, le=100_000)
+    y: float = Field(ge=0, le=100_000)
+    size: float = Field(ge=8, le=100_000)
+
+    model_config = Frozen.model_config | {"extra": "forbid", "allow_inf_nan": False}
+
+
+class SetPicture(Command):
+    """A token's picture: an image of the campaign and the square of it the token's circle shows (the
+    largest square in its middle when no crop is given); `image: null` takes the picture off."""
+
+    type: Literal["map.token.picture"] = "map.token.picture"
+    token: str
+    image: str | None = Field(pattern=r"^[0-9a-f]{64}$")
+    crop: CropIn | None = None
+
+
+class AddPicture(Command):
+    """An uploaded token picture, listed with the campaign's images (a player's marked as theirs)."""
+
+    type: Literal["map.picture.add"] = "map.picture.add"
+    asset: str = Field(pattern=r"^[0-9a-f]{64}$")
+    name: str = Field(default="", max_length=120)
+    width: int = Field(ge=1, le=100_000)
+    height: int = Field(ge=1, le=100_000)
+
+
 class FogShape(Command):
     scene: str
     rect: tuple[float, float, float, float] | None = None

@@ -10,6 +10,7 @@ from app.rules.contract.commands import command, command_table
 from app.rules.map.command_models import (
     AddAsset,
     AddLight,
+    AddPicture,
     AddWall,
     CoverFog,
     CreateScene,
@@ -27,6 +28,7 @@ from app.rules.map.command_models import (
     ResetExplored,
     RevealFog,
     SetDoor,
+    SetPicture,
     SetToken,
     ShowScene,
     UpdateScene,
@@ -41,6 +43,7 @@ from app.rules.map.lookups import (  # the caps, read by the bench and the tests
     MAX_WALL_SEGMENTS,
     visible_to_players,
 )
+from app.rules.map.pictures import add_picture, set_picture
 from app.rules.map.scenes import (
     add_asset,
     change_settings,
@@ -94,6 +97,13 @@ COMMANDS = command_table(
         command(MoveToken, move_token, "Move a token"),
         command(RemoveToken, remove_token, "Take a token off the map", gm_only=True),
         command(SetToken, set_token, "Change a token", gm_only=True),
+        command(SetPicture, set_picture, "Give a token a picture"),
+        command(
+            AddPicture,
+            add_picture,
+            "Add an uploaded token picture",
+            internal="upload the picture with POST /api/campaigns/{id}/pictures",
+        ),
         command(CoverFog, cover_fog, "Cover part of the map with fog", gm_only=True),
         command(RevealFog, reveal_fog, "Reveal part of the map", gm_only=True),
         command(Draw, draw, "Draw on the map", gm_only=True),

@@ -60,6 +60,12 @@ def settings_changed_v1(data: dict[str, Any]) -> dict[str, Any]:
     return dict(data)
 
 
+@payload("map.picture_added")
+class PictureAdded(Payload):
+    asset: Asset
+    seat: str | None = None  # the player seat that uploaded it; None: the GM
+
+
 @payload("map.scene_created")
 class SceneCreated(Payload):
     scene: Scene

@@ -8,7 +8,7 @@ from app.rules.campaign.state import CampaignState, replace_item, without
 from app.rules.map import events as _payloads  # noqa: F401  (registers this part's payload models)
 from app.rules.map.explored import forget, of_scene, of_token, record_sight, recording
 from app.rules.map.geometry import add_stroke
-from app.rules.map.state import MapState, Scene
+from app.rules.map.state import Crop, MapState, Scene
 from app.rules.map.walls import TokenSight
 from app.rules.system import Event
 
@@ -36,10 +36,30 @@ def asset_added(state: CampaignState, event: Event) -> CampaignState:
 
 
 def asset_removed(state: CampaignState, event: Event) -> CampaignState:
-    """The image is gone; a scene an undo gave it back to again is a blank canvas of the same size."""
+    """The image is gone; a scene an undo gave it back to again is a blank canvas of the same size, and a
+    token that showed it shows its initials."""
     gone = event.payload.asset
     scenes = tuple(s.model_copy(update={"asset": None}) if s.asset == gone else s for s in state.map.scenes)
-    return _with_map(state, assets=tuple(a for a in state.map.assets if a.id != gone), scenes=scenes)
+    out = _with_map(state, assets=tuple(a for a in state.map.assets if a.id != gone), scenes=scenes)
+    if any(t.image == gone for t in state.map.tokens):
+        bare = {"image": None, "crop": None}
+        tokens = tuple(t.model_copy(update=bare) if t.image == gone else t for t in state.map.tokens)
+        out = _with_map(out, tokens=tokens)
+    return out
+
+
+def picture_added(state: CampaignState, event: Event) -> CampaignState:
+    """A token picture uploaded: a new image of the campaign, or one it has that a player uploaded too."""
+    asset, seat = event.payload.asset, event.payload.seat
+    known = state.map.asset(asset.id)
+    if known is None:
+        return _with_map(
+            state, assets=(*state.map.assets, asset.model_copy(update={"seats": (seat,) if seat else ()}))
+        )
+    if seat is None or seat in known.seats:
+        return state
+    mine = known.model_copy(update={"seats": (*known.seats, seat)})
+    return _with_map(state, assets=tuple(mine if a.id == asset.id else a for a in state.map.assets))
 
 
 def scene_created(state: CampaignState, event: Event) -> CampaignState:
@@ -119,6 +139,8 @@ def token_changed(state: CampaignState, event: Event) -> CampaignState:
         state = _hide_character(state, token.participant, bool(changes.pop("hidden")))
     if "sight" in changes:
         changes["sight"] = TokenSight.model_validate(changes["sight"])
+    if changes.get("crop") is not None:  # a picture's frame, as the event writes it
+        changes["crop"] = Crop.model_validate(changes["crop"])
     return _token_changed(state, event.payload.token, **changes)
 
 
@@ -218,6 +240,7 @@ REDUCERS = {
     "map.explored_reset": explored_reset,
     "map.settings_changed": settings_changed,
     "map.asset_removed": asset_removed,
+    "map.picture_added": picture_added,
     "map.scene_created": scene_created,
     "map.scene_updated": recording(scene_updated, of_scene),
     "map.scene_shown": scene_shown,

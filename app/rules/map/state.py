@@ -29,6 +29,17 @@ class Asset(Frozen):
     name: str = ""
     width: int
     height: int
+    # The player seats that uploaded it as a token picture (they may put it on their characters' tokens and
+    # frame it again): left out of a dump while none, as every image of a log before token pictures.
+    seats: tuple[str, ...] = Field(default=(), exclude_if=lambda seats: not seats)
+
+
+class Crop(Frozen):
+    """The square of a picture a token shows, in the picture's pixels: its top-left corner and side."""
+
+    x: float
+    y: float
+    size: float
 
 
 class Grid(Frozen):
@@ -115,6 +126,10 @@ class Token(Frozen):
     hidden: bool = False  # the GM's alone
     locked: bool = False  # nobody but the GM moves it
     sight: TokenSight = Field(default=DEFAULT_SIGHT, exclude_if=lambda v: v == DEFAULT_SIGHT)
+    # Its picture (an image of the campaign) and the square of it shown in the token's circle. Left out of
+    # a dump while none, so a log from before token pictures dumps as it did.
+    image: str | None = Field(default=None, exclude_if=lambda image: image is None)
+    crop: Crop | None = Field(default=None, exclude_if=lambda crop: crop is None)
 
 
 class MapState(Frozen):

@@ -7,6 +7,7 @@ they are sent has the covered parts blanked on the server.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
@@ -65,6 +66,29 @@ def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: 
     if viewer.is_gm:
         out["hidden"] = bool(p is not None and p.hidden) if token.participant else token.hidden
         out["fogged"] = scene is not None and scene_fogged(scene, [(token.x, token.y)])[0]
+    if token.image is not None:  # only then: a token without a picture is viewed as before pictures
+        out.update(picture_view(state, token, viewer, out["mine"]))
+    return out
+
+
+def picture_key(token: Token) -> str:
+    """Names the square of the picture a token shows, and nothing else (not the image's id)."""
+    crop = token.crop
+    framed = f"{token.image}:{crop.x:g}:{crop.y:g}:{crop.size:g}" if crop else str(token.image)
+    return hashlib.sha256(framed.encode()).hexdigest()[:16]
+
+
+def picture_view(state: CampaignState, token: Token, viewer: Viewer, mine: bool) -> dict[str, Any]:
+    """The token's picture as this viewer gets it: the framed square, cut out by the server. The image
+    and its frame too for whoever may frame it again (the GM; a player who uploaded it, for their own
+    character), so the picture dialog opens on it."""
+    out: dict[str, Any] = {
+        "picture": f"/api/campaigns/{state.id}/tokens/{token.id}/picture?v={picture_key(token)}"
+    }
+    asset = state.map.asset(token.image)
+    if asset is not None and (viewer.is_gm or (mine and viewer.seat_id in asset.seats)):
+        out["image"] = asset.id
+        out["crop"] = token.crop.model_dump(mode="json") if token.crop else None
     return out
 
 
@@ -221,6 +245,7 @@ EVENT_VIEWS = {
     "map.light_removed": _gm_only,
     "map.explored_reset": _gm_only,
     "map.asset_removed": _gm_only,
+    "map.picture_added": _gm_only,
     "map.scene_created": _gm_only,
     "map.settings_changed": _gm_only,
     "map.fog_covered": _gm_only,
@@ -262,6 +287,7 @@ DESCRIBERS = {
     "map.asset_added": lambda e: "An image was added to the campaign.",
     "map.settings_changed": lambda e: _settings_text(e),
     "map.asset_removed": lambda e: "An image was deleted from the campaign.",
+    "map.picture_added": lambda e: "A token picture was uploaded.",
     "map.scene_created": lambda e: f"Scene {e.data['scene']['name']} made.",
     "map.scene_updated": lambda e: "The scene was changed.",
     "map.scene_shown": lambda e: (

@@ -5,6 +5,7 @@
 - `events`: the event log, and replays of past encounters
 - `systems`: the game systems, their commands and JSON schemas
 - `maps`: the map's images and live signals (pings, rulers, drag ghosts)
+- `pictures`: token pictures: uploads, and the framed square each token shows
 - `backups`: a campaign as one file, exported and imported
 
 Every route: parse, call an async service entry point, reply with a declared model. A seat here is its
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.web.api import backups, campaigns, events, maps, seats, systems
+from app.web.api import backups, campaigns, events, maps, pictures, seats, systems
 
 # In this order in /openapi.json (and so in /docs).
 ROUTERS: tuple[APIRouter, ...] = (
@@ -25,5 +26,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     events.router,
     systems.router,
     maps.router,
+    pictures.router,
     backups.router,
 )

@@ -75,7 +75,7 @@ class ImportedMap(BaseModel):
     height: int
 
 
-def _image(
+def image_reply(
     request: Request, data: bytes, etag: str, cache: str, media_type: str = map_images.MIME
 ) -> Response:
     headers = {"ETag": f'"{etag}"', "Cache-Control": cache, "Content-Encoding": "identity"}
@@ -105,7 +105,7 @@ async def upload_asset(
 async def asset(campaign_id: str, asset_id: str, seat: GmDep, fray: FrayDep, request: Request) -> Response:
     """An uploaded image, whole (the GM's; players get each scene's image with the fog blanked)."""
     data, media_type = await assets.blob(fray, seat, asset_id)
-    return _image(request, data, asset_id, IMMUTABLE, media_type)
+    return image_reply(request, data, asset_id, IMMUTABLE, media_type)
 
 
 @router.delete(
@@ -128,7 +128,7 @@ async def scene_image(
     the view's `image_url` carries (of the image and its fog): only the current key is cached for good."""
     etag, data, media_type = await assets.scene_image(fray, seat, scene_id)
     cache = IMMUTABLE if v == etag else "private, no-cache"
-    return _image(request, data, etag, cache, media_type)
+    return image_reply(request, data, etag, cache, media_type)
 
 
 @router.get(
@@ -151,7 +151,7 @@ async def scene_tile(
     key) only says whether the reply may be cached for good. 404 for a tile with nothing to see."""
     etag, data, media_type = await assets.scene_tile(fray, seat, scene_id, tx, ty)
     cache = IMMUTABLE if v == etag else "private, no-cache"
-    return _image(request, data, etag, cache, media_type)
+    return image_reply(request, data, etag, cache, media_type)
 
 
 @router.post(
