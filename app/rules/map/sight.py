@@ -189,7 +189,10 @@ class Sight:
         area = self.explored(scene)
         if area is None or scene.asset is None:
             return None
-        keys = _explored_memo(self.state.map)[(scene.id, self._explorers)][2]
+        remembered = _explored_memo(self.state.map).get((scene.id, self._explorers))
+        if remembered is None:  # an area not made by `explored_area` (a scene not shown: nothing)
+            return region_key(scene.asset, area)
+        keys = remembered[2]
         if scene.asset not in keys:
             keys[scene.asset] = region_key(scene.asset, area)
         return keys[scene.asset]  # type: ignore[no-any-return]  # what this method stored
