@@ -122,6 +122,8 @@ def viewer_tiles(sight: Sight, scene: Scene | None) -> Tiles | None:
     explored, fog = masked
     asset, width, height = scene.asset, scene.width, scene.height
     if explored is None:
+        if fog is not scene.fog:  # not the players' fog-blanked image (the GM's whole one): not remembered
+            return _made(asset, width, height, None, fog, None)
         return kept_whole(scene, "_fog_tiles", lambda: _made(asset, width, height, None, fog, None))
     entry = explored_entry(sight.state.map, scene, sight.explorers)
     if entry.area is not explored:  # an area from elsewhere (a test's): made, not remembered
