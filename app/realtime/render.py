@@ -16,8 +16,8 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo, digest
-from app.realtime.log import log_entries
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
+from app.realtime.log import log_entries
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
