@@ -62,16 +62,15 @@ async def scene_image(fray: Fray, seat: SeatAuth, scene_id: str) -> tuple[str, b
     scene = state.map.scene(scene_id)
     # The players' image, as the map's sight blanks it (the GM asks it for a player's preview).
     viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
-    masked = map_tiles.masking(Sight(state, viewer), scene)
+    sight = Sight(state, viewer)
+    masked = map_tiles.masking(sight, scene)
     if scene is None or masked is None:
         raise reads.NotFound("There is no such scene to show.")
     explored, blanked = masked
     if explored is None:
         made = await to_thread.run_sync(map_images.MASKS.get, fray, seat.campaign_id, scene, blanked)
-    else:  # vision: only what this viewer has explored, less the fog
-        made = await to_thread.run_sync(
-            vision_images.VISION.image, fray, seat.campaign_id, scene, explored, blanked
-        )
+    else:  # vision: only what this viewer has explored, less the fog, named as the view names it
+        made = await to_thread.run_sync(vision_images.VISION.image, fray, seat.campaign_id, scene, sight)
     if made is None:
         raise reads.NotFound("This scene has no image.")
     return made
@@ -83,13 +82,10 @@ async def scene_tile(fray: Fray, seat: SeatAuth, scene_id: str, tx: int, ty: int
     _, state = await reads.current_async(fray, seat)
     scene = state.map.scene(scene_id)
     viewer = ANY_PLAYER if seat.is_gm else reads.viewer_of(state, seat)
-    masked = map_tiles.masking(Sight(state, viewer), scene)
-    if scene is None or masked is None:
+    sight = Sight(state, viewer)
+    if scene is None or map_tiles.masking(sight, scene) is None:
         raise reads.NotFound("There is no such scene to show.")
-    explored, blanked = masked
-    made = await to_thread.run_sync(
-        vision_images.VISION.tile, fray, seat.campaign_id, scene, explored, blanked, tx, ty
-    )
+    made = await to_thread.run_sync(vision_images.VISION.tile, fray, seat.campaign_id, scene, sight, tx, ty)
     if made is None:
         raise reads.NotFound("Nothing of this tile is yours to see.")
     return made

@@ -5,29 +5,23 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from app.rules.map.state import FogOp, Scene
+from app.rules.map.sight import Sight
+from app.rules.map.state import Scene
+from app.rules.map.tiles import viewer_tiles
 from app.services import map_images
 from app.services.context import Fray
-from app.services.map_tiles import (
-    MIME,
-    blank_outside,
-    image_version,
-    kept_region,
-    tile_box,
-    tile_key,
-    tile_of,
-)
+from app.services.map_tiles import MIME, blank_outside
 from app.store.models import AssetBlob
 
 IMAGES_KEPT = 24
 
 
 class VisionImages:
-    """Whole images by (asset, region), kept in this process; tiles in the blob table, for every process."""
+    """Whole images by their key (of their tiles' keys), kept in this process; tiles in the blob table,
+    for every process."""
 
     def __init__(self, size: int = IMAGES_KEPT):
         self.size = size
@@ -35,23 +29,23 @@ class VisionImages:
         self._lock = threading.Lock()
 
     def image(
-        self, fray: Fray, campaign_id: str, scene: Scene, explored: Any, fog: tuple[FogOp, ...]
+        self, fray: Fray, campaign_id: str, scene: Scene, sight: Sight
     ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of the whole image, only the explored region less the fog kept;
-        None without an image."""
-        region = kept_region(explored, fog, scene.width, scene.height)
-        if scene.asset is None or not map_images.holds(fray, campaign_id, scene.asset):
+        """(ETag, bytes, media type) of the whole image as this sight may hold it (`tiles.viewer_tiles`:
+        the ETag is the view's `image_url` key); None without an image."""
+        tiles = viewer_tiles(sight, scene)
+        if tiles is None or not map_images.holds(fray, campaign_id, tiles.asset):
             return None
-        etag = image_version(scene.asset, region, scene.width, scene.height)
+        etag = tiles.version
         with self._lock:
             if etag in self._items:
                 self._items.move_to_end(etag)
                 return etag, self._items[etag], MIME
         with map_images.image_work():
-            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
+            decoded = map_images.MASKS.decoded(fray, campaign_id, tiles.asset)
             if decoded is None:
                 return None
-            made = blank_outside(decoded, region)
+            made = blank_outside(decoded, tiles.region, tiles=tiles)
             del decoded
         with self._lock:
             self._items[etag] = made
@@ -60,32 +54,22 @@ class VisionImages:
         return etag, made, MIME
 
     def tile(
-        self,
-        fray: Fray,
-        campaign_id: str,
-        scene: Scene,
-        explored: Any,
-        fog: tuple[FogOp, ...],
-        tx: int,
-        ty: int,
+        self, fray: Fray, campaign_id: str, scene: Scene, sight: Sight, tx: int, ty: int
     ) -> tuple[str, bytes, str] | None:
-        """(ETag, bytes, media type) of one tile, clipped to the explored region less the fog; None off
-        the image, outside the region or without an image."""
-        region = kept_region(explored, fog, scene.width, scene.height)
-        box = tile_box(tx, ty, scene.width, scene.height)
-        if scene.asset is None or box is None or not map_images.holds(fray, campaign_id, scene.asset):
+        """(ETag, bytes, media type) of one tile as this sight may hold it (`tiles.viewer_tiles`: the
+        ETag is the `v` of the view's URL for it); None off the image, outside the region or without an
+        image."""
+        tiles = viewer_tiles(sight, scene)
+        tile = tiles.tile(tx, ty) if tiles is not None else None
+        if tiles is None or tile is None or not map_images.holds(fray, campaign_id, tiles.asset):
             return None
-        x, y, w, h = box
-        clipped = tile_of(region, tx, ty, scene.width, scene.height)
-        if clipped is None:
-            return None
-        key = tile_key(scene.asset, tx, ty, clipped)
+        x, y, w, h, clipped, key = tile.x, tile.y, tile.w, tile.h, tile.clipped, tile.key
         with fray.db.read() as session:
             row = session.get(AssetBlob, key)
             if row is not None:
                 return key[:20], bytes(row.data), row.mime
         with map_images.image_work():
-            decoded = map_images.MASKS.decoded(fray, campaign_id, scene.asset)
+            decoded = map_images.MASKS.decoded(fray, campaign_id, tiles.asset)
             if decoded is None:
                 return None
             made = blank_outside(decoded.crop(x, y, w, h), clipped, x, y)

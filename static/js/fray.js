@@ -370,11 +370,20 @@
     handleSwap: function (style, target, fragment) {
       if (style !== "morph") return false;
       var nodes = Idiomorph.morph(target, fragment.children, MORPH);
-      boards.splice(0).forEach(function (pair) { pair[0].replaceWith(pair[1]); pair[1]._served = pair[1].outerHTML; });
+      boards.splice(0).forEach(function (pair) { keepTiles(pair[0], pair[1]); pair[0].replaceWith(pair[1]); pair[1]._served = pair[1].outerHTML; });
       noteBoards(); // a board the morph brought in (a scene first shown) is noted before frame.js touches it
       return nodes;
     },
   });
+  // A board's image tiles (a player's on a scene with vision) are named by their content: a tile the new
+  // board draws with the same id and URL keeps the element already on the page, loaded and decoded, so a
+  // step swaps only the tiles whose URL changed.
+  function keepTiles(old, fresh) {
+    fresh.querySelectorAll("image.map-tile[id]").forEach(function (tile) {
+      var was = old.querySelector("image.map-tile[id='" + tile.id + "']");
+      if (was && was.getAttribute("href") === tile.getAttribute("href")) tile.replaceWith(was);
+    });
+  }
   // What the server drew of each board, to tell a push that changes it from one that does not.
   function noteBoards() { document.querySelectorAll(".mapframe").forEach(function (f) { if (!f._served) f._served = f.outerHTML; }); }
 

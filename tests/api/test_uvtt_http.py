@@ -12,7 +12,7 @@ import shapely
 from PIL import Image
 from sqlalchemy import select
 
-from app.services import map_tiles, uvtt
+from app.services import uvtt
 from app.store.models import AssetBlob, CampaignAsset
 from tests import uvtt_maker
 from tests.helpers import Table
@@ -117,6 +117,7 @@ def test_a_players_tile_holds_only_what_the_fog_leaves_and_is_shared_by_content(
 
 def test_tile_urls_list_the_tiles_a_viewer_may_hold(client, table: Table):
     from app.rules.map.sight import Sight
+    from app.rules.map.tiles import tile_urls, viewer_tiles
 
     ann = table.join("Ann")
     scene, _ = scene_with_image(table)
@@ -124,7 +125,8 @@ def test_tile_urls_list_the_tiles_a_viewer_may_hold(client, table: Table):
     table.ok(table.gm, "map.fog.reveal", scene=scene, rect=[300, 20, 60, 60])
     state = client.app.state.fray.states.get(table.id)
     viewer = state.viewer_for(ann.seat_id, "player")
-    listed = map_tiles.tile_urls(state, state.map.scene(scene), Sight(state, viewer))
+    found = state.map.scene(scene)
+    listed = tile_urls(state.id, found, viewer_tiles(Sight(state, viewer), found))
     assert [(t["x"], t["y"], t["w"], t["h"]) for t in listed] == [(256, 0, 144, 256)]
     assert listed[0]["url"].startswith(f"/api/campaigns/{table.id}/scenes/{scene}/tiles/1/0?v=")
     tile = table.http.get(listed[0]["url"], headers=ann.auth)

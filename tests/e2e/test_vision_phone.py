@@ -39,10 +39,26 @@ def test_a_phone_taps_the_door_next_to_its_token_and_sees_the_room_beyond(
     door = phone.locator(".mapframe .door.usable")
     expect(door).to_have_count(1)
     expect(phone.locator(".mapframe .token[data-name='Ogre']")).to_have_count(0)
+    # the image comes in the tiles the view lists, never whole
+    tiles = phone.locator(".mapframe image.map-tile")
+    expect(tiles.first).to_be_attached()
+    assert phone.locator(".mapframe image.map-image").count() == 0
+    listed = table.view(ann)["map"]["tiles"]
+    assert sorted(tiles.evaluate_all("ts => ts.map(t => t.getAttribute('href'))")) == sorted(
+        t["url"] for t in listed
+    )
     phone.screenshot(path=str(artifacts / "vision-phone-door-closed.png"))
 
     door.tap()
     expect(phone.locator(".mapframe .token[data-name='Ogre']")).to_have_count(1)
     expect(phone.locator(".mapframe .door.open")).to_have_count(1)
     phone.screenshot(path=str(artifacts / "vision-phone-door-open.png"))
+
+    # a push that redraws the board but changes no tile keeps every tile's element (nothing fetched again)
+    phone.evaluate("document.querySelectorAll('.mapframe image.map-tile').forEach(t => t._was = true)")
+    ogre = next(t for t in table.view(table.gm)["map"]["tokens"] if t["name"] == "Ogre")
+    table.ok(table.gm, "map.token.move", token=ogre["id"], x=310, y=110, free=True)
+    expect(phone.locator(".mapframe .token[data-name='Ogre']")).to_have_attribute("data-x", "310.0")
+    kept = phone.locator(".mapframe image.map-tile").evaluate_all("ts => ts.map(t => t._was === true)")
+    assert kept and all(kept)
     phone_ctx.close()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
-import shapely
 from pydantic import BaseModel
 
 from app.rules.contract.frozen import kept
@@ -39,11 +38,3 @@ def image_key(asset: str, fog: tuple[FogOp, ...], owner: BaseModel | None = None
     """The players' image's key: of the image and its fog, and naming neither (the asset id stays hidden).
     `owner` as for `fog_key`."""
     return hashlib.sha256(f"{asset}/{fog_key(fog, owner)}".encode()).hexdigest()[:20]
-
-
-def region_key(asset: str, region: shapely.Geometry) -> str:
-    """The key of an image masked to a region (what a player explored): of the image and the region's
-    outline in whole pixels (normalised, so the same area is the same key), naming neither."""
-    shape = shapely.normalize(shapely.set_precision(region, 1.0))
-    outline = hashlib.sha256(shapely.to_wkb(shape, byte_order=1)).hexdigest()
-    return hashlib.sha256(f"{asset}/region/{outline}".encode()).hexdigest()[:20]

@@ -15,14 +15,15 @@ character sees), and their image holds only what those characters have explored:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import is_
 from typing import Any
 
 import numpy as np
 import shapely
 
 from app.rules.campaign.state import CampaignState, Participant
+from app.rules.contract.frozen import kept_table
 from app.rules.map import vision
-from app.rules.map.fog import region_key
 from app.rules.map.geometry import drawings_in_the_open, scene_fogged
 from app.rules.map.state import Drawing, FogOp, MapState, Point, Scene, Token
 from app.rules.system import Viewer
@@ -84,10 +85,10 @@ class Sight:
             return None
         if not self.scene(scene):
             return shapely.Polygon()
-        return explored_area(self.state.map, scene, self._explorers)
+        return explored_area(self.state.map, scene, self.explorers)
 
     @property
-    def _explorers(self) -> frozenset[str]:
+    def explorers(self) -> frozenset[str]:
         """Whose explored areas this viewer's image holds: their sight's characters', or with the party
         sharing, every player character's (a hidden one's only for its owner)."""
         if not self.state.map.share_explored:
@@ -183,20 +184,6 @@ class Sight:
             return ()
         return scene.fog if self.scene(scene) and not scene.vision else None
 
-    def explored_key(self, scene: Scene) -> str | None:
-        """The key of the image masked to `explored` (`fog.region_key` of the scene's image and that
-        area), remembered with the area; None when no vision applies or the scene has no image."""
-        area = self.explored(scene)
-        if area is None or scene.asset is None:
-            return None
-        remembered = _explored_memo(self.state.map).get((scene.id, self._explorers))
-        if remembered is None:  # an area not made by `explored_area` (a scene not shown: nothing)
-            return region_key(scene.asset, area)
-        keys = remembered[2]
-        if scene.asset not in keys:
-            keys[scene.asset] = region_key(scene.asset, area)
-        return keys[scene.asset]  # type: ignore[no-any-return]  # what this method stored
-
 
 def _hidden(token: Token, people: dict[str, Participant]) -> bool:
     """A marker's own flag; a character's token is hidden with its character (one flag), or when this
@@ -223,27 +210,41 @@ def sighted(state: CampaignState, viewer: Viewer) -> frozenset[str]:
 
 def explored_area(m: MapState, scene: Scene, pcs: frozenset[str]) -> shapely.Geometry:
     """The union of these characters' explored areas of a scene, less the GM's fog, within the scene (in
-    whole pixels, so its key is the same for the same area); remembered with the map state for its
-    explored areas and the scene."""
-    memo = _explored_memo(m)
+    whole pixels); remembered with the map state (`explored_entry`)."""
+    return explored_entry(m, scene, pcs).area
+
+
+class ExploredEntry:
+    """An explored area as the map state keeps it: what it was made of (the scene and the characters'
+    `Explored` records, by identity), the area, and what is made of it (`kept`: a viewer's tiles,
+    app/rules/map/tiles.py). Equal only to itself, like `frozen.Memo`."""
+
+    __slots__ = ("area", "basis", "kept")
+
+    def __init__(self, basis: tuple[object, ...], area: shapely.Geometry, kept: dict[str, Any]):
+        self.basis, self.area, self.kept = basis, area, kept
+
+
+def explored_entry(m: MapState, scene: Scene, pcs: frozenset[str]) -> ExploredEntry:
+    """`explored_area`'s entry, kept in a table on the map state (shared by its copies) by scene and
+    characters, and made afresh only when the scene or one of these characters' records of it changed:
+    a move that grows one player's explored area leaves every other viewer's entry, and what it holds,
+    as it was. A new entry takes over its predecessor's `kept` clips (what tiles.py reuses)."""
+    table = kept_table(m, _EXPLORED_MEMO)
+    parts = tuple(e for e in m.explored if e.scene == scene.id and e.participant in pcs)
+    basis = (scene, *parts)
     key = (scene.id, pcs)
-    hit = memo.get(key)
-    if hit is not None and hit[0] is scene:
-        return hit[1]
-    parts = [e.shape for e in m.explored if e.scene == scene.id and e.participant in pcs]
-    area = parts[0] if len(parts) == 1 else shapely.union_all(parts) if parts else shapely.Polygon()
+    hit = table.get(key)
+    if hit is not None and len(hit.basis) == len(basis) and all(map(is_, hit.basis, basis)):
+        return hit  # type: ignore[no-any-return]  # what this function stored
+    shapes = [e.shape for e in parts]
+    area = shapes[0] if len(shapes) == 1 else shapely.union_all(shapes) if shapes else shapely.Polygon()
     if scene.fog:
         area = shapely.difference(area, vision.fog_area(scene))
     area = shapely.intersection(area, shapely.box(0, 0, scene.width, scene.height))
-    memo[key] = (scene, area, {})  # with the image keys made of it, by image
-    return area
-
-
-def _explored_memo(m: MapState) -> dict[Any, Any]:
-    memo: Any = m.__dict__.get(_EXPLORED_MEMO)
-    if memo is None or memo[0] is not m.explored or len(memo[1]) > 256:
-        memo = m.__dict__[_EXPLORED_MEMO] = (m.explored, {})
-    return memo[1]  # type: ignore[no-any-return]
+    carried = {"clips": hit.kept["clips"]} if hit is not None and "clips" in hit.kept else {}
+    entry = table[key] = ExploredEntry(basis, area, carried)
+    return entry
 
 
 _EXPLORED_MEMO = "_explored_areas"  # a key of the map state's __dict__ that is no field

@@ -15,6 +15,7 @@ from app.rules.map.fog import image_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Scene, Token
+from app.rules.map.tiles import tile_urls, viewer_tiles
 from app.rules.map.walls import polygons_in
 from app.rules.system import Event, Viewer
 
@@ -31,18 +32,19 @@ def viewer_scene(state: CampaignState, viewer: Viewer, scene_id: str | None = No
 
 def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
     """The GM's whole image; a player's masked one, keyed by what it holds: the image under its fog, or
-    on a scene with vision the image masked to what they explored (`Sight.explored`)."""
+    on a scene with vision the image masked to what they explored (`Sight.explored`), keyed by its tiles'
+    keys (`tiles.viewer_tiles`: the image route's ETag)."""
     if scene.asset is None or not sight.scene(scene):
         return None
     if sight.everything:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    key = sight.explored_key(scene)
-    if key is None:
+    if sight.explored(scene) is not None:
+        named = viewer_tiles(sight, scene)
+        key = named.version if named is not None else None
+    else:
         blanked = sight.blanked(scene)
-        if blanked is None:
-            return None
-        key = image_key(scene.asset, blanked, scene)
-    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
+        key = None if blanked is None else image_key(scene.asset, blanked, scene)
+    return None if key is None else f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
 
 
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
@@ -170,7 +172,8 @@ def _gm_sight(scene: Scene) -> dict[str, Any]:
 
 def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str, Any]:
     """What a player is told of sight on a vision scene: that it is on, what they see now (an SVG path:
-    the page dims the explored part outside it), and the doors they see now, with whether they may try
+    the page dims the explored part outside it), the tiles of their image (what the phone loads, each
+    named by its content, `tiles.tile_urls`), and the doors they see now, with whether they may try
     them (a locked door, or doors the GM keeps, they may not)."""
     region = sight.seen_region(scene)
     doors = [w for w in scene.walls if w.kind == "door"]
@@ -179,6 +182,7 @@ def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str
     return {
         "vision": True,
         "sight": svg_path(region) if region is not None else "",
+        "tiles": tile_urls(state.id, scene, viewer_tiles(sight, scene)),
         "doors": [
             {
                 "id": w.id,
