@@ -30,6 +30,7 @@ NOT_UNDOABLE = frozenset(
         "campaign.created",
         "campaign.seat_joined",
         "campaign.seat_revoked",
+        "campaign.link_rotated",  # the old link is not given back
         "campaign.undone",
         "map.asset_added",
         "map.picture_added",

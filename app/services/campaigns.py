@@ -175,13 +175,23 @@ def _revoke(fray: Fray, gm: SeatAuth, seat_id: str) -> int:
 
 
 def rotate(fray: Fray, gm: SeatAuth, which: str = "invite") -> str:
-    """A fresh invite (or spectator) code; links with the old one stop working."""
+    """A fresh invite (or spectator) code (`campaign.link.rotate`, the GM's); links with the old one stop
+    working. The code is written beside the event in one transaction, never into it."""
+    return commands.retrying(lambda: _rotate(fray, gm, which))
+
+
+def _rotate(fray: Fray, gm: SeatAuth, which: str) -> str:
     if not gm.is_gm:
         raise Forbidden("Only the GM can change the invite link.")
+    game = registry.game(gm.system)
+    link = "invite" if which == "invite" else "spectator"
+    spec, command = game.parse({"type": "campaign.link.rotate", "link": link}, internal=True)
     code = new_code()
-    column = Campaign.invite_code if which == "invite" else Campaign.spectator_code
-    with fray.db.write() as session:
-        session.execute(update(Campaign).where(col(Campaign.id) == gm.campaign_id).values({column: code}))
+    column = Campaign.invite_code if link == "invite" else Campaign.spectator_code
+    with fray.db.write_core(gm.campaign_id) as conn:
+        state = fray.states.current(conn, game, gm.campaign_id)
+        conn.execute(update(Campaign).where(col(Campaign.id) == gm.campaign_id).values({column: code}))
+        commands.decide_and_append(fray, conn, game, state, gm, spec, command)
     return code
 
 

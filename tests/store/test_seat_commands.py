@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from app.realtime.broker import MemoryBroker
-from app.rules.errors import RuleError
+from app.rules.errors import Forbidden, RuleError
 from app.services import campaigns
 from app.services.auth import SeatAuth
 from app.services.context import Fray
@@ -80,3 +80,19 @@ def test_a_refused_removal_stops_no_token(fray: Fray):
     with pytest.raises(RuleError, match="your own GM seat"):
         campaigns.revoke(fray, gm, gm.seat_id)
     assert _rows(fray, new.id) == {"GM": False}
+
+
+def test_a_fresh_link_is_written_with_its_event_and_the_code_stays_out_of_the_log(fray: Fray):
+    new = campaigns.create(fray, "Seats", "generic", gm_name="GM")
+    gm = SeatAuth(new.gm.seat_id, new.id, "gm", "GM", "generic")
+    seq = campaigns.join(fray, new.id, new.invite_code, "Ann").seq
+    code = campaigns.rotate(fray, gm, "spectator")
+    assert campaigns.codes(fray, gm) == (new.invite_code, code) and code != new.spectator_code
+    state = fray.states.get(new.id)
+    assert state.seq == seq + 1
+    [event] = fray.states.tail_after(new.id, seq, state.seq)
+    assert (event.type, event.data, event.audience) == ("campaign.link_rotated", {"link": "spectator"}, "gm")
+    assert code not in repr(event)
+    with pytest.raises(Forbidden):  # the old link lets no one in; the new one does
+        campaigns.join(fray, new.id, new.spectator_code, "Tv", role="spectator")
+    assert campaigns.join(fray, new.id, code, "Tv", role="spectator").role == "spectator"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from app.rules.campaign.state import Encounter, Participant, SeatInfo
 from app.rules.events import Payload, payload
@@ -99,6 +99,11 @@ class SeatJoined(Payload):
 class SeatRevoked(Payload):
     name: str
     seat: str
+
+
+@payload("campaign.link_rotated")
+class LinkRotated(Payload):
+    link: Literal["invite", "spectator"]
 
 
 @payload("campaign.settings_changed")

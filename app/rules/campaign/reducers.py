@@ -144,6 +144,11 @@ def settings_changed(state: CampaignState, event: Event) -> CampaignState:
     return state.model_copy(update={k: v for k, v in changed.items() if v is not None})
 
 
+def link_rotated(state: CampaignState, event: Event) -> CampaignState:
+    # The codes live outside the log (they are secrets); the event only tells that a link changed.
+    return state
+
+
 def undone(state: CampaignState, event: Event) -> CampaignState:
     # The projection skips undone events when it folds (Game.replay); nothing to do here.
     return state
@@ -165,5 +170,6 @@ REDUCERS = {
     "campaign.encounter_ended": encounter_ended,
     "campaign.encounter_removed": encounter_removed,
     "campaign.settings_changed": settings_changed,
+    "campaign.link_rotated": link_rotated,
     "campaign.undone": undone,
 }

@@ -3,7 +3,8 @@
 Joining and watching are made only by the server's own code: the invite or spectator code is checked
 there, with the seat's token, before the rules are asked (`app/services/campaigns.py`). Removing a seat
 is the GM's, sent by the seats route, which also stops the seat's token in the same write. A fresh
-invite link is no event at all: the codes are secrets kept out of the log (`campaigns.rotate`).
+invite or spectator link is the GM's too: the event says which link changed, never the code (a secret kept
+out of the log; the route writes it in the same transaction).
 """
 
 from __future__ import annotations
@@ -39,6 +40,13 @@ class RevokeSeat(Command):
     seat: str = Field(min_length=1, max_length=64)
 
 
+class RotateLink(Command):
+    """A fresh invite (or spectator) link: the old one stops letting anyone in."""
+
+    type: Literal["campaign.link.rotate"] = "campaign.link.rotate"
+    link: Literal["invite", "spectator"] = "invite"
+
+
 def _joined(seat: str, name: str, role: str) -> list[NewEvent]:
     return [NewEvent(type="campaign.seat_joined", data={"seat": {"id": seat, "name": name, "role": role}})]
 
@@ -68,6 +76,10 @@ def revoke(state: CampaignState, cmd: RevokeSeat, ctx: Ctx) -> list[NewEvent]:
     return [NewEvent(type="campaign.seat_revoked", data={"seat": seat.id, "name": seat.name})]
 
 
+def rotate(state: CampaignState, cmd: RotateLink, ctx: Ctx) -> list[NewEvent]:
+    return [NewEvent(type="campaign.link_rotated", data={"link": cmd.link}, audience="gm")]
+
+
 COMMANDS: dict[str, CommandSpec] = command_table(
     [
         command(
@@ -89,6 +101,13 @@ COMMANDS: dict[str, CommandSpec] = command_table(
             "Remove a seat",
             gm_only=True,
             internal="remove a seat with POST /api/campaigns/{id}/seats/{seat}/revoke",
+        ),
+        command(
+            RotateLink,
+            rotate,
+            "Make a fresh link",
+            gm_only=True,
+            internal="a fresh link with POST /api/campaigns/{id}/invite/rotate",
         ),
     ]
 )

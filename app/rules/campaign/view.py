@@ -137,6 +137,9 @@ DESCRIBERS = {
     "campaign.seat_joined": lambda e: (
         f"{e.data['seat']['name']} joined as {_ROLE_NAMES[e.data['seat']['role']]}."
     ),
+    "campaign.link_rotated": lambda e: (
+        f"The GM made a fresh {e.data.get('link', 'invite')} link; the old one no longer works."
+    ),
     "campaign.seat_revoked": lambda e: f"{e.data.get('name', 'A seat')} was removed from the table.",
     "campaign.participant_added": lambda e: (
         f"{e.data['participant']['name']} ({'PC' if e.data['participant']['kind'] == 'pc' else 'NPC'}) joins."

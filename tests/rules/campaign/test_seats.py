@@ -102,7 +102,9 @@ def test_a_spectator_still_cannot_act_otherwise():
     assert message == "Spectators watch the table; they cannot act."
 
 
-@pytest.mark.parametrize("type_", ["campaign.seat.join", "campaign.seat.watch", "campaign.seat.revoke"])
+@pytest.mark.parametrize(
+    "type_", ["campaign.seat.join", "campaign.seat.watch", "campaign.seat.revoke", "campaign.link.rotate"]
+)
 def test_no_client_sends_a_seat_command(type_: str):
     with pytest.raises(InputError) as info:
         GAME.parse({"type": type_, "seat": "seat-x", "name": "Ben"})
@@ -129,3 +131,14 @@ def test_only_the_gm_removes_a_seat():
 )
 def test_what_the_gm_cannot_remove(seat: str, sentence: str):
     assert refusal(RuleError, table(), "seat-gm", "gm", type="campaign.seat.revoke", seat=seat) == sentence
+
+
+@pytest.mark.parametrize("link", ["invite", "spectator"])
+def test_a_fresh_link_is_the_gms_and_its_event_names_the_link_never_a_code(link: str):
+    made = decide(table(), "seat-gm", "gm", type="campaign.link.rotate", link=link)
+    assert made == [NewEvent(type="campaign.link_rotated", data={"link": link}, audience="gm")]
+
+
+def test_only_the_gm_makes_a_fresh_link():
+    message = refusal(Forbidden, table(), "seat-ann", "player", type="campaign.link.rotate", link="invite")
+    assert message == "Only the GM can make a fresh link."
