@@ -163,9 +163,20 @@
     return undefined;
   }
 
+  // A phone marks the doors next to one of its own tokens (within 1.5 cells): those its tap can open. The
+  // server judges every tap; this only says which doors to try.
+  function markNearDoors(frame) {
+    const reach = gridOf(frame).size * 1.6;
+    const mine = [...frame.querySelectorAll(".token.mine")].map((t) => [+t.dataset.x, +t.dataset.y]);
+    frame.querySelectorAll(".map-vision .door-icon").forEach((d) => {
+      const [x, y] = (d.getAttribute("transform").match(/-?[\d.]+/g) || []).map(Number);
+      d.classList.toggle("near", mine.some(([tx, ty]) => Math.hypot(tx - x, ty - y) <= reach));
+    });
+  }
+
   function setup(frame, svg) {
     drawDraft(frame);
-    if (!isGm(frame)) return;
+    if (!isGm(frame)) { markNearDoors(frame); return; }
     // With a mouse, the wall being drawn follows the pointer to where its next corner would go.
     svg.addEventListener("pointermove", (e) => {
       if (!draft || e.pointerType !== "mouse" || e.buttons) return;
@@ -253,9 +264,10 @@
     const bar = document.createElement("p");
     bar.className = "see-as-bar";
     bar.setAttribute("role", "status");
-    bar.append("Seeing as ");
-    bar.appendChild(document.createElement("b")).textContent = name;
-    bar.append(": exactly what this phone is sent. ");
+    const words = bar.appendChild(document.createElement("span"));
+    words.append("Seeing as ");
+    words.appendChild(document.createElement("b")).textContent = name;
+    words.append(": exactly what this phone is sent.");
     const back = bar.appendChild(document.createElement("button"));
     back.type = "button";
     back.className = "small";
@@ -270,6 +282,12 @@
   }
   document.addEventListener("change", (e) => {
     if (e.target.id === "see-as") seeAs(e.target.value);
+  });
+  // The preview inside "see as": its own "back to the GM console" link closes the view instead.
+  document.addEventListener("click", (e) => {
+    const link = e.target.closest && e.target.closest(".preview-banner a");
+    const back = link && window.parent !== window && window.parent.document.querySelector("[data-see-as-back]");
+    if (back) { e.preventDefault(); back.click(); }
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape" && $(".page-gm .map-area[data-see-as]") && !e.target.closest?.("input, select, textarea")) seeAs("");
