@@ -113,8 +113,10 @@
 
   function toggleDoor(frame, icon, lock) {
     const body = { type: "map.door.set", wall: icon.dataset.door, open: icon.dataset.open === "true" };
-    if (lock) body.locked = !icon.classList.contains("locked");
-    else body.open = !body.open;
+    if (lock) {
+      body.locked = !icon.classList.contains("locked");
+      if (body.locked) body.open = false; // a locked door is shut
+    } else body.open = !body.open;
     return command(frame.dataset.campaign, body);
   }
 
@@ -168,7 +170,7 @@
   function markNearDoors(frame) {
     const reach = gridOf(frame).size * 1.6;
     const mine = [...frame.querySelectorAll(".token.mine")].map((t) => [+t.dataset.x, +t.dataset.y]);
-    frame.querySelectorAll(".map-vision .door-icon").forEach((d) => {
+    frame.querySelectorAll(".map-vision-doors .door-icon").forEach((d) => {
       const [x, y] = (d.getAttribute("transform").match(/-?[\d.]+/g) || []).map(Number);
       d.classList.toggle("near", mine.some(([tx, ty]) => Math.hypot(tx - x, ty - y) <= reach));
     });

@@ -112,8 +112,10 @@ def test_the_gm_draws_walls_a_door_and_lights_with_the_mouse(
 
     # A window, placed freely with Alt held, ended with the button.
     gm.locator("#wall-kind").select_option("window")
-    click(gm, 310, 110, modifiers=["Alt"])
-    click(gm, 390, 110, modifiers=["Alt"])
+    gm.keyboard.down("Alt")
+    click(gm, 310, 110)
+    click(gm, 390, 110)
+    gm.keyboard.up("Alt")
     gm.locator("[data-wall-end]").click()
     expect(gm.locator(".map-walls .wall.kind-window")).to_have_count(1)
     window = next(w for w in gm_map(table)["walls"] if w["kind"] == "window")
