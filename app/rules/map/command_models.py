@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from app.rules.map.state import Diagonals, GridType
+from app.rules.map.walls import Ambient, WallKind
 from app.rules.system import Command, Frozen
 
 Coordinate = Field(ge=-1_000_000, le=1_000_000)
@@ -51,6 +52,8 @@ class CreateScene(Command):
 class MapSettings(Command):
     type: Literal["map.settings"] = "map.settings"
     cover_new_scenes: bool | None = None  # every new scene starts under fog
+    share_explored: bool | None = None  # the party shares one explored area per scene
+    players_open_doors: bool | None = None  # a player may open an unlocked door next to their token
 
 
 class UpdateScene(Command):
@@ -60,6 +63,8 @@ class UpdateScene(Command):
     asset: str | None = None
     grid: GridIn | None = None
     player_moves: bool | None = None
+    vision: bool | None = None  # players see what their characters' tokens see (walls, doors, light)
+    ambient: Ambient | None = None
 
 
 class ShowScene(Command):
@@ -103,9 +108,19 @@ class RemoveToken(Command):
     token: str
 
 
+class SightIn(Frozen):
+    """A token's sight, in image pixels: how far (None: unlimited) and how far in the dark."""
+
+    range: float | None = Field(default=None, gt=0, le=1_000_000)
+    darkvision: float = Field(default=0.0, ge=0, le=1_000_000)
+
+    model_config = Frozen.model_config | {"extra": "forbid", "allow_inf_nan": False}
+
+
 class SetToken(Command):
     type: Literal["map.token.set"] = "map.token.set"
     token: str
+    sight: SightIn | None = None
     hidden: bool | None = None
     locked: bool | None = None
     size: float | None = Field(default=None, gt=0, le=20)
@@ -152,3 +167,55 @@ class Erase(Command):
     type: Literal["map.erase"] = "map.erase"
     scene: str
     drawing: str | None = None  # None: every drawing on the scene
+
+
+# --- sight from walls -----------------------------------------------------------------------------
+
+
+class AddWall(Command):
+    type: Literal["map.wall.add"] = "map.wall.add"
+    scene: str
+    points: tuple[tuple[float, float], ...] = Field(min_length=2, max_length=500)
+    kind: WallKind = "wall"
+    closed: bool | None = None  # a door's: closed unless said (walls and windows are neither)
+    locked: bool = False  # a door's
+
+
+class RemoveWall(Command):
+    type: Literal["map.wall.remove"] = "map.wall.remove"
+    wall: str
+
+
+class SetDoor(Command):
+    type: Literal["map.door.set"] = "map.door.set"
+    wall: str
+    open: bool
+    locked: bool | None = None  # the GM's alone
+
+
+class AddLight(Command):
+    type: Literal["map.light.add"] = "map.light.add"
+    scene: str
+    x: float = Coordinate
+    y: float = Coordinate
+    bright: float = Field(default=0.0, ge=0, le=1_000_000)  # pixels
+    dim: float = Field(ge=0, le=1_000_000)  # pixels; at least `bright`
+    color: str = Field(default="#ffd27f", pattern=COLOR)
+
+    @model_validator(mode="after")
+    def _dim_past_bright(self) -> AddLight:
+        if self.dim < self.bright:
+            raise ValueError("a light's dim radius reaches at least as far as its bright one")
+        if self.dim <= 0:
+            raise ValueError("a light needs a dim radius above 0")
+        return self
+
+
+class RemoveLight(Command):
+    type: Literal["map.light.remove"] = "map.light.remove"
+    light: str
+
+
+class ResetExplored(Command):
+    type: Literal["map.explored.reset"] = "map.explored.reset"
+    scene: str | None = None  # None: every scene

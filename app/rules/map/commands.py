@@ -1,7 +1,7 @@
-"""The map's command table (`map.*`): scenes, tokens, fog and drawings, in every campaign whatever its game.
+"""The map's command table (`map.*`): scenes, tokens, fog, drawings, walls and lights, in every campaign.
 
-The deciders are in `scenes.py`, `tokens.py` and `sketches.py`; the look-ups and audiences they share, and
-the caps on a scene, in `lookups.py`.
+The deciders are in `scenes.py`, `tokens.py`, `sketches.py` and `structure.py` (walls, doors, lights); the
+look-ups and audiences they share, and the caps on a scene, in `lookups.py`.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 from app.rules.contract.commands import command, command_table
 from app.rules.map.command_models import (
     AddAsset,
+    AddLight,
+    AddWall,
     CoverFog,
     CreateScene,
     Draw,
@@ -18,9 +20,13 @@ from app.rules.map.command_models import (
     OpenScene,
     PlaceToken,
     RemoveAsset,
+    RemoveLight,
     RemoveScene,
     RemoveToken,
+    RemoveWall,
+    ResetExplored,
     RevealFog,
+    SetDoor,
     SetToken,
     ShowScene,
     UpdateScene,
@@ -29,8 +35,10 @@ from app.rules.map.lookups import (  # the caps, read by the bench and the tests
     MAX_DRAWINGS,
     MAX_DRAWN_POINTS,
     MAX_FOG_STROKES,
+    MAX_LIGHTS,
     MAX_SCENES,
     MAX_TOKENS,
+    MAX_WALL_SEGMENTS,
     visible_to_players,
 )
 from app.rules.map.scenes import (
@@ -44,6 +52,7 @@ from app.rules.map.scenes import (
     update_scene,
 )
 from app.rules.map.sketches import cover_fog, draw, erase, reveal_fog
+from app.rules.map.structure import add_light, add_wall, remove_light, remove_wall, reset_explored, set_door
 from app.rules.map.tokens import move_token, place_token, remove_token, set_token
 
 __all__ = [
@@ -51,8 +60,10 @@ __all__ = [
     "MAX_DRAWINGS",
     "MAX_DRAWN_POINTS",
     "MAX_FOG_STROKES",
+    "MAX_LIGHTS",
     "MAX_SCENES",
     "MAX_TOKENS",
+    "MAX_WALL_SEGMENTS",
     "visible_to_players",
 ]
 
@@ -88,5 +99,12 @@ COMMANDS = command_table(
         command(Draw, draw, "Draw on the map", gm_only=True),
         command(Erase, erase, "Erase drawings", gm_only=True),
         command(MapSettings, change_settings, "Change the map's settings", gm_only=True),
+        command(AddWall, add_wall, "Put a wall, door or window on a scene", gm_only=True),
+        command(RemoveWall, remove_wall, "Take a wall, door or window off a scene", gm_only=True),
+        # A player may open or close an unlocked door next to their token (the decider checks).
+        command(SetDoor, set_door, "Open, close, lock or unlock a door"),
+        command(AddLight, add_light, "Put a light on a scene", gm_only=True),
+        command(RemoveLight, remove_light, "Take a light off a scene", gm_only=True),
+        command(ResetExplored, reset_explored, "Forget what the players explored", gm_only=True),
     ]
 )

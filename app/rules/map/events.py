@@ -6,6 +6,7 @@ from typing import Any
 
 from app.rules.events import Payload, payload
 from app.rules.map.state import Asset, Drawing, FogOp, Scene, Token
+from app.rules.map.walls import Light, Wall
 
 
 @payload("map.asset_added")
@@ -45,7 +46,11 @@ class FogRevealed(Payload):
 
 @payload("map.settings_changed")
 class SettingsChanged(Payload):
-    cover_new_scenes: bool
+    # Each setting the record names is changed; one it leaves out stays as it was. Records written before
+    # sight existed all name `cover_new_scenes` alone, and read as they always did.
+    cover_new_scenes: bool | None = None
+    share_explored: bool | None = None
+    players_open_doors: bool | None = None
 
 
 @payload("map.scene_created")
@@ -102,3 +107,46 @@ class TokenPlaced(Payload):
 class TokenRemoved(Payload):
     name: str
     token: str
+
+
+# --- sight from walls -----------------------------------------------------------------------------
+
+
+@payload("map.wall_added")
+class WallAdded(Payload):
+    scene: str
+    wall: Wall
+
+
+@payload("map.wall_removed")
+class WallRemoved(Payload):
+    scene: str
+    wall: str
+    kind: str = "wall"
+
+
+@payload("map.door_set")
+class DoorSet(Payload):
+    """A door as it is now: open or closed, locked or not."""
+
+    scene: str
+    wall: str
+    open: bool
+    locked: bool = False
+
+
+@payload("map.light_added")
+class LightAdded(Payload):
+    scene: str
+    light: Light
+
+
+@payload("map.light_removed")
+class LightRemoved(Payload):
+    scene: str
+    light: str
+
+
+@payload("map.explored_reset")
+class ExploredReset(Payload):
+    scene: str | None = None  # None: every scene

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 
 import numpy as np
+import shapely
 
 from app.rules.map.state import FogOp
 
@@ -40,3 +41,11 @@ def fog_key(fog: tuple[FogOp, ...]) -> str:
 def image_key(asset: str, fog: tuple[FogOp, ...]) -> str:
     """The players' image's key: of the image and its fog, and naming neither (the asset id stays hidden)."""
     return hashlib.sha256(f"{asset}/{fog_key(fog)}".encode()).hexdigest()[:20]
+
+
+def region_key(asset: str, region: shapely.Geometry) -> str:
+    """The key of an image masked to a region (what a player explored): of the image and the region's
+    outline in whole pixels (normalised, so the same area is the same key), naming neither."""
+    shape = shapely.normalize(shapely.set_precision(region, 1.0))
+    outline = hashlib.sha256(shapely.to_wkb(shape, byte_order=1)).hexdigest()
+    return hashlib.sha256(f"{asset}/region/{outline}".encode()).hexdigest()[:20]

@@ -5,24 +5,30 @@ Who may see an event: anything done on a scene the players are not shown is the 
 or a token under fog, is the GM's (and the token owner's); fog strokes are the GM's (the players see the
 image change, never the shapes); a drawing under fog stays the GM's. So no log line or socket message
 carries any of it to the table. Hidden is one flag: a character's token is hidden exactly when the
-character is (`campaign.participant_hidden`), so hiding either hides both.
+character is (`campaign.participant_hidden`), so hiding either hides both. On a scene with vision (sight
+from walls) each player sees only what their characters see: an event about a token is for the players
+whose characters see it (and its owner), never for the whole table.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from app.rules.campaign.state import CampaignState
 from app.rules.errors import InputError, RuleError
 from app.rules.map.command_models import GridIn
 from app.rules.map.geometry import snap
-from app.rules.map.sight import ANY_PLAYER, Sight
+from app.rules.map.sight import ANY_PLAYER, Sight, party
 from app.rules.map.state import Grid, Scene, Token
-from app.rules.system import Ctx, audience_of
+from app.rules.system import Ctx, Viewer, audience_of
 
 MAX_FOG_STROKES = 100  # a scene's; a whole-scene stroke starts the list over
 MAX_TOKENS = 500
 MAX_SCENES = 100
 MAX_DRAWINGS = 100  # a scene's
 MAX_DRAWN_POINTS = 2_500  # every drawing of a scene together
+MAX_WALL_SEGMENTS = 2_000  # a scene's walls, doors and windows together
+MAX_LIGHTS = 200  # a scene's
 
 
 # --- look-ups that never name what the asker may not see -------------------------------------
@@ -39,8 +45,7 @@ def token_of(state: CampaignState, ref: str, ctx: Ctx) -> Token:
     """A token the asker may see: the GM any; a player one on the shown scene, theirs or in the open."""
     token = state.map.token(ref)
     if token is None or not (
-        ctx.actor.is_gm
-        or (token.scene == state.map.shown and (owns(ctx, token) or visible_to_players(state, token)))
+        ctx.actor.is_gm or (token.scene == state.map.shown and Sight(state, ctx.actor).token(token))
     ):
         raise RuleError("There is no such token on the map.")
     return token
@@ -60,10 +65,24 @@ def audience(state: CampaignState, *tokens: Token) -> str:
     alone for a token on a scene the players are not shown (preparing is private)."""
     if any(t.scene != state.map.shown for t in tokens):
         return "gm"
-    if all(visible_to_players(state, t) for t in tokens):
+    watchers = seers(state, lambda sight: all(sight.token(t) for t in tokens))
+    if watchers is None and all(visible_to_players(state, t) for t in tokens):
         return "all"
-    owners = {t.participant for t in tokens if t.participant}
+    owners = {t.participant for t in tokens if t.participant} | (watchers or set())
     return audience_of(*owners) if owners else "gm"
+
+
+def seers(state: CampaignState, sees: Callable[[Sight], bool]) -> set[str] | None:
+    """On the shown scene with vision, the player characters whose own sight passes `sees`; None without
+    vision (the table sees alike: ask the table's sight)."""
+    shown = state.map.scene(state.map.shown)
+    if shown is None or not shown.vision:
+        return None
+    return {
+        pid
+        for pid in party(state)
+        if sees(Sight(state, Viewer(role="player", participants=frozenset({pid}))))
+    }
 
 
 def scene_audience(state: CampaignState, scene: Scene) -> str:

@@ -70,11 +70,13 @@ def create_scene(state: CampaignState, cmd: CreateScene, ctx: Ctx) -> list[NewEv
 
 
 def change_settings(state: CampaignState, cmd: MapSettings, ctx: Ctx) -> list[NewEvent]:
-    if cmd.cover_new_scenes is None or cmd.cover_new_scenes == state.map.cover_new_scenes:
+    asked = cmd.model_dump(
+        include={"cover_new_scenes", "share_explored", "players_open_doors"}, exclude_none=True
+    )
+    changes = {k: v for k, v in asked.items() if getattr(state.map, k) != v}
+    if not changes:
         raise RuleError("Nothing to change: the map already has those settings.")
-    return [
-        NewEvent(type="map.settings_changed", data={"cover_new_scenes": cmd.cover_new_scenes}, audience="gm")
-    ]
+    return [NewEvent(type="map.settings_changed", data=changes, audience="gm")]
 
 
 def update_scene(state: CampaignState, cmd: UpdateScene, ctx: Ctx) -> list[NewEvent]:
@@ -86,6 +88,10 @@ def update_scene(state: CampaignState, cmd: UpdateScene, ctx: Ctx) -> list[NewEv
         changes["grid"] = grid_of(cmd.grid).model_dump(mode="json")
     if cmd.player_moves is not None and cmd.player_moves != scene.player_moves:
         changes["player_moves"] = cmd.player_moves
+    if cmd.vision is not None and cmd.vision != scene.vision:
+        changes["vision"] = cmd.vision
+    if cmd.ambient is not None and cmd.ambient != scene.ambient:
+        changes["ambient"] = cmd.ambient
     if cmd.asset is not None and cmd.asset != scene.asset:
         asset = state.map.asset(cmd.asset)
         if asset is None:

@@ -2,18 +2,28 @@
 
 Views (tokens, drawings), event audiences and the players' reading of events, refusals (a token a player
 cannot see is no token), pings, rulers and drag ghosts, and the image a player is sent all call this one
-class, so a new rule of sight (walls and light) changes it alone. Today a player's sight is the shown
-scene, less the GM's fog, less what is hidden; every player sees the same map, so `key` is the same for
-all of them and one masked image serves them all. The GM sees everything.
+class, so a rule of sight changes it alone. A player's sight is the shown scene, less the GM's fog, less what
+is hidden; every player sees the same map, so `key` is the same for all of them and one masked image serves
+them all. The GM sees everything.
+
+On a scene with `vision` on (sight from walls, app/rules/map/vision.py) a player sees, besides, only what
+their characters' tokens see now (a viewer with no characters, such as the table's TV, what every player
+character sees), and their image holds only what those characters have explored: `seen_region` and
+`explored` answer with shapes, the rest as before, and `key` names the characters whose sight a viewer gets.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import shapely
 
 from app.rules.campaign.state import CampaignState, Participant
+from app.rules.map import vision
 from app.rules.map.geometry import drawings_in_the_open, scene_fogged
-from app.rules.map.state import Drawing, FogOp, Point, Scene, Token
+from app.rules.map.state import Drawing, FogOp, MapState, Point, Scene, Token
 from app.rules.system import Viewer
 
 ANY_PLAYER = Viewer(role="player")  # a player with no character of their own: what the table sees
@@ -32,8 +42,56 @@ class Sight:
 
     @property
     def key(self) -> str:
-        """Viewers with the same key see the same map (today: the GM, and everyone else)."""
-        return "gm" if self.everything else "players"
+        """Viewers with the same key see the same map: the GM; everyone else while the shown scene has no
+        vision; with vision, the viewers who get the sight of the same characters."""
+        if self.everything:
+            return "gm"
+        if self.shown is None or not self.shown.vision:
+            return "players"
+        return "sight:" + ",".join(sorted(self.sighted))
+
+    # -- sight from walls ------------------------------------------------------------------------
+
+    @property
+    def sighted(self) -> frozenset[str]:
+        """The characters whose sight this viewer gets: their own player characters; for a viewer with
+        none (a spectator, the table's TV), every player character the players may see."""
+        return sighted(self.state, self.viewer)
+
+    def vision(self, scene: Scene) -> bool:
+        """Whether sight from walls limits what this viewer sees of the scene."""
+        return scene.vision and not self.everything
+
+    def seen_region(self, scene: Scene) -> shapely.Geometry | None:
+        """What the viewer's characters see of the scene now (their tokens' sight, in one prepared shape);
+        None when no vision applies (the GM, or a scene without vision); empty on a scene not shown."""
+        if not self.vision(scene):
+            return None
+        if not self.scene(scene):
+            return shapely.Polygon()
+        pcs = self.sighted
+        return vision.sight_of(
+            scene, [t for t in self.state.map.tokens if t.scene == scene.id and t.participant in pcs]
+        )
+
+    def explored(self, scene: Scene) -> shapely.Geometry | None:
+        """The only part of the scene's image this viewer may hold: what their characters have explored
+        (the party's when it shares, every player character's for a viewer with none), less the GM's fog.
+        What they see now is in it: each change of sight is recorded in the state as it happens
+        (app/rules/map/explored.py). None when no vision applies (the image is the fog-blanked one)."""
+        if not self.vision(scene):
+            return None
+        if not self.scene(scene):
+            return shapely.Polygon()
+        pcs = party(self.state) if self.state.map.share_explored else self.sighted
+        return explored_area(self.state.map, scene, pcs)
+
+    def _in_sight(self, scene: Scene, points: list[Point]) -> list[bool]:
+        region = self.seen_region(scene)
+        if region is None or not points:
+            return [True] * len(points)
+        xy = np.asarray(points, dtype=float).reshape(len(points), 2)
+        return [bool(b) for b in shapely.intersects_xy(region, xy[:, 0], xy[:, 1])]
 
     # -- scenes and spots --------------------------------------------------------------------------
 
@@ -51,7 +109,8 @@ class Sight:
             return [False] * len(points)
         inside = [0 <= x <= scene.width and 0 <= y <= scene.height for x, y in points]
         fogged = scene_fogged(scene, points)
-        return [i and not f for i, f in zip(inside, fogged, strict=True)]
+        seen = self._in_sight(scene, points)
+        return [i and not f and s for i, f, s in zip(inside, fogged, seen, strict=True)]
 
     def point(self, x: float, y: float) -> bool:
         """A spot of the scene this viewer looks at (the shown one for players): a ping, a ruler's end."""
@@ -74,8 +133,11 @@ class Sight:
             return []
         people = {p.id: p for p in self.seen.participants}
         open_ = [t for t in listed if self.own(t) or not _hidden(t, people)]
-        fogged = scene_fogged(scene, [(t.x, t.y) for t in open_])
-        return [t for t, under in zip(open_, fogged, strict=True) if self.own(t) or not under]
+        spots = [(t.x, t.y) for t in open_]
+        fogged, seen = scene_fogged(scene, spots), self._in_sight(scene, spots)
+        return [
+            t for t, under, s in zip(open_, fogged, seen, strict=True) if self.own(t) or (s and not under)
+        ]
 
     def token(self, token: Token) -> bool:
         scene = self.state.map.scene(token.scene)
@@ -87,13 +149,19 @@ class Sight:
             return list(scene.drawings)
         if not self.scene(scene) or not scene.drawings:
             return []
-        return list(drawings_in_the_open(scene))
+        shown = drawings_in_the_open(scene)
+        if not self.vision(scene):
+            return list(shown)
+        return [d for d in shown if all(self._in_sight(scene, list(d.points)))]
 
     def drawing(self, scene: Scene, drawing: Drawing) -> bool:
         """One drawing, on the scene or about to be: no point of it under fog."""
         if self.everything:
             return True
-        return self.scene(scene) and not any(scene_fogged(scene, list(drawing.points)))
+        points = list(drawing.points)
+        return (
+            self.scene(scene) and not any(scene_fogged(scene, points)) and all(self._in_sight(scene, points))
+        )
 
     # -- the image ---------------------------------------------------------------------------------
 
@@ -112,6 +180,43 @@ def _hidden(token: Token, people: dict[str, Participant]) -> bool:
         return token.hidden
     p = people.get(token.participant)
     return p is None or p.hidden
+
+
+def party(state: CampaignState) -> frozenset[str]:
+    """Every player character (NPCs give the players no sight)."""
+    return frozenset(p.id for p in state.participants if p.kind == "pc")
+
+
+def sighted(state: CampaignState, viewer: Viewer) -> frozenset[str]:
+    """The characters whose sight a viewer gets (see `Sight.sighted`)."""
+    pcs = party(state)
+    if viewer.participants:
+        return pcs & viewer.participants
+    hidden = {p.id for p in state.participants if p.hidden}
+    return frozenset(pcs - hidden)
+
+
+def explored_area(m: MapState, scene: Scene, pcs: frozenset[str]) -> shapely.Geometry:
+    """The union of these characters' explored areas of a scene, less the GM's fog, within the scene (in
+    whole pixels, so its key is the same for the same area); remembered with the map state for its
+    explored areas and the scene."""
+    memo: Any = m.__dict__.get(_EXPLORED_MEMO)
+    if memo is None or memo[0] is not m.explored or len(memo[1]) > 256:
+        memo = m.__dict__[_EXPLORED_MEMO] = (m.explored, {})
+    key = (scene.id, pcs)
+    hit = memo[1].get(key)
+    if hit is not None and hit[0] is scene:
+        return hit[1]
+    parts = [e.shape for e in m.explored if e.scene == scene.id and e.participant in pcs]
+    area = shapely.union_all(parts) if parts else shapely.Polygon()
+    if scene.fog:
+        area = shapely.difference(area, vision.fog_area(scene))
+    area = shapely.intersection(area, shapely.box(0, 0, scene.width, scene.height))
+    memo[1][key] = (scene, area)
+    return area
+
+
+_EXPLORED_MEMO = "_explored_areas"  # a key of the map state's __dict__ that is no field
 
 
 def sight(state: CampaignState, viewer: Viewer, seen: CampaignState | None = None) -> Sight:

@@ -13,6 +13,7 @@ import numpy as np
 import shapely
 from pydantic import Field
 
+from app.rules.map.walls import DEFAULT_SIGHT, Ambient, Explored, Light, TokenSight, Wall
 from app.rules.system import Frozen
 
 GridType = Literal["square", "hex", "none"]
@@ -89,6 +90,17 @@ class Scene(Frozen):
     fog_version: int = 0  # bumps on every fog change: names the players' masked image
     drawings: tuple[Drawing, ...] = ()
     player_moves: bool = True  # players may drag their own characters' tokens
+    # Sight from walls (app/rules/map/vision.py), each left out of a dump while at its default.
+    walls: tuple[Wall, ...] = Field(default=(), exclude_if=lambda v: not v)  # walls, doors and windows
+    lights: tuple[Light, ...] = Field(default=(), exclude_if=lambda v: not v)
+    vision: bool = Field(default=False, exclude_if=lambda v: not v)  # players see what their tokens see
+    ambient: Ambient = Field(default="lit", exclude_if=lambda v: v == "lit")
+
+    def wall(self, wall_id: str | None) -> Wall | None:
+        return next((w for w in self.walls if w.id == wall_id), None)
+
+    def light(self, light_id: str | None) -> Light | None:
+        return next((x for x in self.lights if x.id == light_id), None)
 
 
 class Token(Frozen):
@@ -102,6 +114,7 @@ class Token(Frozen):
     size: float = 1.0  # in cells
     hidden: bool = False  # the GM's alone
     locked: bool = False  # nobody but the GM moves it
+    sight: TokenSight = Field(default=DEFAULT_SIGHT, exclude_if=lambda v: v == DEFAULT_SIGHT)
 
 
 class MapState(Frozen):
@@ -113,12 +126,30 @@ class MapState(Frozen):
     # A new scene starts under fog (the GM reveals what the party sees). Left out of a dump while off, so a
     # campaign that never turned it on dumps (snapshots, recorded fingerprints) as it did before it existed.
     cover_new_scenes: bool = Field(default=False, exclude_if=lambda on: not on)
+    share_explored: bool = Field(default=False, exclude_if=lambda on: not on)  # the party's one explored area
+    players_open_doors: bool = Field(default=True, exclude_if=lambda on: on)  # next to an unlocked door
+    explored: tuple[Explored, ...] = Field(default=(), exclude_if=lambda v: not v)  # per scene and character
 
     def scene(self, scene_id: str | None) -> Scene | None:
         return next((s for s in self.scenes if s.id == scene_id), None)
 
     def token(self, token_id: str | None) -> Token | None:
         return next((t for t in self.tokens if t.id == token_id), None)
+
+    def wall(self, wall_id: str | None) -> tuple[Scene, Wall] | None:
+        """A wall, door or window of any scene, with its scene."""
+        for s in self.scenes:
+            found = s.wall(wall_id)
+            if found is not None:
+                return s, found
+        return None
+
+    def light(self, light_id: str | None) -> tuple[Scene, Light] | None:
+        for s in self.scenes:
+            found = s.light(light_id)
+            if found is not None:
+                return s, found
+        return None
 
     def asset(self, asset_id: str | None) -> Asset | None:
         return next((a for a in self.assets if a.id == asset_id), None)

@@ -12,6 +12,7 @@ from app.rules.map.lookups import (
     owns,
     placed,
     scene_of,
+    seers,
     token_name,
     token_of,
     visible_to_players,
@@ -100,6 +101,8 @@ def remove_token(state: CampaignState, cmd: RemoveToken, ctx: Ctx) -> list[NewEv
 def set_token(state: CampaignState, cmd: SetToken, ctx: Ctx) -> list[NewEvent]:
     token = token_of(state, cmd.token, ctx)
     fields = cmd.model_dump(include={"hidden", "locked", "size", "color", "label"}, exclude_none=True)
+    if cmd.sight is not None:  # its range None is unlimited, not "unchanged"
+        fields["sight"] = cmd.sight.model_dump()
     participant = state.find_participant(token.participant) if token.participant else None
     if "label" in fields and participant is not None:
         raise InputError("A character's token carries the character's name: change the name instead.")
@@ -110,12 +113,16 @@ def set_token(state: CampaignState, cmd: SetToken, ctx: Ctx) -> list[NewEvent]:
         if hidden != participant.hidden:
             events.append(_hidden_event(participant) if hidden else _revealed_event(participant))
             participant = participant.model_copy(update={"hidden": hidden})
-    changes = {k: v for k, v in fields.items() if getattr(token, k) != v}
+    changes = {
+        k: v
+        for k, v in fields.items()
+        if (token.sight.model_dump() if k == "sight" else getattr(token, k)) != v
+    }
     if not changes and not events:
         raise RuleError("Nothing to change: the token is already like that.")
     if changes:
         after = _with_participant(state, participant)
-        changed = token.model_copy(update=changes)
+        changed = Token.model_validate({**token.model_dump(), **changes})
         data = {"token": token.id, "changes": changes, "name": token_name(state, token)}
         who = _change_audience(state, after, token, changed)
         events.append(NewEvent(type="map.token_changed", data=data, audience=who))
@@ -126,6 +133,10 @@ def _change_audience(before: CampaignState, after: CampaignState, old: Token, ne
     """`_audience` for a token as it was in one state and is in another (its character hidden since)."""
     if old.scene != before.map.shown:
         return "gm"
-    if visible_to_players(before, old) and visible_to_players(after, new):
-        return "all"
-    return audience_of(old.participant) if old.participant else "gm"
+    then, now = seers(before, lambda s: s.token(old)), seers(after, lambda s: s.token(new))
+    if then is None or now is None:
+        if visible_to_players(before, old) and visible_to_players(after, new):
+            return "all"
+        return audience_of(old.participant) if old.participant else "gm"
+    who = (then & now) | ({old.participant} if old.participant else set())
+    return audience_of(*who) if who else "gm"

@@ -10,10 +10,11 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
-from app.rules.map.fog import image_key
+from app.rules.map.fog import image_key, region_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Scene, Token
+from app.rules.map.walls import polygons_in
 from app.rules.system import Event, Viewer
 
 
@@ -33,7 +34,9 @@ def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
         return None
     if sight.everything:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={image_key(scene.asset, blanked)}"
+    explored = sight.explored(scene)
+    key = image_key(scene.asset, blanked) if explored is None else region_key(scene.asset, explored)
+    return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
 
 
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
@@ -103,7 +106,74 @@ def view(
     if viewer.is_gm:
         out["fog"] = [op.model_dump(mode="json", exclude_none=True) for op in scene.fog]
         out["asset"] = scene.asset
+        out.update(_gm_sight(scene))
+    elif sight.vision(scene):
+        out.update(_players_sight(state, scene, sight))
     return out
+
+
+def _gm_sight(scene: Scene) -> dict[str, Any]:
+    """The walls, doors, windows and lights of a scene, and its vision and light: each only when the scene
+    has any (a scene that never had them reads as it did before they existed)."""
+    out: dict[str, Any] = {}
+    if scene.vision:
+        out["vision"] = True
+    if scene.ambient != "lit":
+        out["ambient"] = scene.ambient
+    if scene.walls:
+        out["walls"] = [
+            {
+                "id": w.id,
+                "kind": w.kind,
+                "points": [list(p) for p in w.points],
+                "open": w.open,
+                "locked": w.locked,
+            }
+            for w in scene.walls
+        ]
+    if scene.lights:
+        out["lights"] = [
+            {"id": x.id, "x": x.x, "y": x.y, "bright": x.bright, "dim": x.dim, "color": x.color}
+            for x in scene.lights
+        ]
+    return out
+
+
+def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str, Any]:
+    """What a player is told of sight on a vision scene: that it is on, what they see now (an SVG path:
+    the page dims the explored part outside it), and the doors they see now, with whether they may try
+    them (a locked door, or doors the GM keeps, they may not)."""
+    region = sight.seen_region(scene)
+    doors = [w for w in scene.walls if w.kind == "door"]
+    seen = sight.points(scene, [w.midpoint for w in doors]) if doors else []
+    usable = state.map.players_open_doors
+    return {
+        "vision": True,
+        "sight": svg_path(region) if region is not None else "",
+        "doors": [
+            {
+                "id": w.id,
+                "x": w.midpoint[0],
+                "y": w.midpoint[1],
+                "open": w.open,
+                "usable": usable and not w.locked,
+            }
+            for w, s in zip(doors, seen, strict=True)
+            if s
+        ],
+    }
+
+
+def svg_path(region: Any) -> str:
+    """A shape as an SVG path's `d` (whole pixels; holes as their own rings, drawn even-odd)."""
+    rings = []
+    for polygon in polygons_in(region):
+        for ring in (polygon.exterior, *polygon.interiors):
+            coords = [f"{round(x)} {round(y)}" for x, y in ring.coords[:-1]]
+            coords = [c for i, c in enumerate(coords) if c != coords[i - 1]]  # no corner twice
+            if len(coords) >= 3:
+                rings.append("M" + "L".join(coords) + "Z")
+    return "".join(rings)
 
 
 # --- events as the players may see them (their audience already lets them) ----------------------
@@ -140,6 +210,11 @@ def _drawn(state: CampaignState | None, event: Event) -> Event | None:
 
 EVENT_VIEWS = {
     "map.asset_added": _gm_only,
+    "map.wall_added": _gm_only,
+    "map.wall_removed": _gm_only,
+    "map.light_added": _gm_only,
+    "map.light_removed": _gm_only,
+    "map.explored_reset": _gm_only,
     "map.asset_removed": _gm_only,
     "map.scene_created": _gm_only,
     "map.settings_changed": _gm_only,
@@ -154,11 +229,33 @@ def _name(event: Event) -> str:
     return str(event.data.get("name") or "A token")
 
 
+_SETTINGS = {
+    "cover_new_scenes": ("New scenes start under fog.", "New scenes start uncovered."),
+    "share_explored": ("The party shares what it explores.", "Each player keeps what they explore."),
+    "players_open_doors": ("Players open and close doors.", "Only the GM opens and closes doors."),
+}
+
+
+def _settings_text(event: Event) -> str:
+    said = [_SETTINGS[k][0 if v else 1] for k, v in event.data.items() if k in _SETTINGS and v is not None]
+    return " ".join(said) or "The map's settings changed."
+
+
+def _door_text(event: Event) -> str:
+    if event.data.get("open"):
+        return "A door was opened."
+    return "A door is closed and locked." if event.data.get("locked") else "A door was closed."
+
+
+def _kind(event: Event, key: str) -> str:
+    value = event.data.get(key)
+    kind = value.get("kind") if isinstance(value, dict) else event.data.get("kind")
+    return str(kind or "wall").capitalize()
+
+
 DESCRIBERS = {
     "map.asset_added": lambda e: "An image was added to the campaign.",
-    "map.settings_changed": lambda e: (
-        "New scenes start under fog." if e.data.get("cover_new_scenes") else "New scenes start uncovered."
-    ),
+    "map.settings_changed": lambda e: _settings_text(e),
     "map.asset_removed": lambda e: "An image was deleted from the campaign.",
     "map.scene_created": lambda e: f"Scene {e.data['scene']['name']} made.",
     "map.scene_updated": lambda e: "The scene was changed.",
@@ -175,4 +272,10 @@ DESCRIBERS = {
     "map.fog_revealed": lambda e: "Part of the map is revealed.",
     "map.drawn": lambda e: "The GM drew on the map.",
     "map.erased": lambda e: "Drawings erased from the map.",
+    "map.wall_added": lambda e: f"{_kind(e, 'wall')} put on the map.",
+    "map.wall_removed": lambda e: f"{_kind(e, 'kind')} taken off the map.",
+    "map.door_set": _door_text,
+    "map.light_added": lambda e: "A light was put on the map.",
+    "map.light_removed": lambda e: "A light was taken off the map.",
+    "map.explored_reset": lambda e: "The players' explored map was forgotten.",
 }
