@@ -179,9 +179,9 @@ def test_the_gm_draws_walls_a_door_and_lights_with_the_mouse(
     gm.locator(".mapframe .token[data-name='Rook']").click()
     gm.locator("[data-token-sight] [name=darkvision]").fill("3")
     gm.get_by_role("button", name="Set sight").click()
-    expect(gm.locator(".token-sight-of.selected")).to_have_count(1)
-    rook = next(t for t in gm_map(table)["tokens"] if t["name"] == "Rook")
-    assert rook["sight"]["darkvision"] == 3 * CELL, rook
+    expect(gm.locator("#flash")).to_contain_text("Sight set")
+    changed = [e for e in table.events(table.gm) if e["type"] == "map.token_changed"]
+    assert changed and changed[-1]["data"]["changes"]["sight"] == {"range": None, "darkvision": 3 * CELL}
     gm.screenshot(path=str(artifacts / "walls-gm-vision.png"))
     gm.context.close()
 
