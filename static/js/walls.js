@@ -241,11 +241,19 @@
     }
     const body = { type: form.dataset.visionForm };
     if (form.dataset.scene) body.scene = form.dataset.scene;
+    // The campaign's settings go only as changed here: the GM's view does not say what they are now,
+    // so a box left alone must not send its guess. The scene's vision and light it does say.
+    const settings = form.dataset.visionForm === "map.settings";
     for (const f of form.elements) {
-      if (!f.name) continue;
+      if (!f.name || (settings && f.checked === f.defaultChecked)) continue;
       body[f.name] = f.type === "checkbox" ? f.checked : f.value;
     }
-    command(frame.dataset.campaign, body).then((r) => r && say("Saved."));
+    if (settings && Object.keys(body).length === 1) return say("Nothing changed.");
+    command(frame.dataset.campaign, body).then((r) => {
+      if (!r) return;
+      say("Saved.");
+      if (settings) for (const f of form.elements) if (f.type === "checkbox") f.defaultChecked = f.checked;
+    });
   });
 
   // "See as": the GM's map area shows one player's page exactly as the server renders it for that seat

@@ -303,3 +303,39 @@ def test_a_door_out_of_reach_is_refused_with_the_flash(browser, live_server, liv
     expect(phone.locator("#flash p.error")).to_have_count(1)
     assert next(w for w in gm_map(table)["walls"] if w["kind"] == "door")["open"] is False
     phone.context.close()
+
+
+def test_the_gm_draws_a_wall_and_a_light_by_touch(browser, live_server, live_http, artifacts: Path):
+    """A GM with a tablet: taps the corners, a double-tap ends the wall; unticking Snap places freely."""
+    table = Table.create(live_http, name="Walls by touch")
+    crypt(table, walls=False, door=False)
+    ctx = browser.new_context(
+        viewport={"width": 1180, "height": 820}, has_touch=True, is_mobile=False, base_url=live_server.url
+    )
+    gm = ctx.new_page()
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    gm.locator("[data-tool='wall']").tap()
+    for x, y in ((52, 248), (148, 252)):
+        touches(gm, [screen_point(gm, x, y)] * 2)
+    end = screen_point(gm, 153, 352)
+    touches(gm, [end] * 2)
+    touches(gm, [end] * 2)  # the double-tap ends it
+    expect(gm.locator(".map-walls .wall")).to_have_count(1)
+    assert [w["points"] for w in gm_map(table)["walls"]] == [[[50, 250], [150, 250], [150, 350]]]
+
+    # Snap off: a window exactly where the finger was; ended with the button.
+    gm.locator("#wall-kind").select_option("window")
+    gm.locator("#wall-snap").tap()
+    touches(gm, [screen_point(gm, 612, 333)] * 2)
+    touches(gm, [screen_point(gm, 688, 333)] * 2)
+    gm.locator("[data-wall-end]").tap()
+    expect(gm.locator(".map-walls .wall.kind-window")).to_have_count(1)
+    window = next(w for w in gm_map(table)["walls"] if w["kind"] == "window")
+    assert abs(window["points"][0][0] - 612) < 3 and abs(window["points"][1][0] - 688) < 3, window
+
+    gm.locator("[data-tool='light']").tap()
+    touches(gm, [screen_point(gm, 700, 250)] * 2)
+    expect(gm.locator(".map-lights .light")).to_have_count(1)
+    gm.screenshot(path=str(artifacts / "walls-gm-touch.png"))
+    ctx.close()
