@@ -12,10 +12,17 @@ from app.rules.campaign.state import CampaignState, new_id
 from app.rules.errors import InputError, RuleError
 from app.rules.map.command_models import CoverFog, Draw, Erase, FogShape, RevealFog
 from app.rules.map.geometry import add_stroke
-from app.rules.map.lookups import MAX_DRAWINGS, MAX_DRAWN_POINTS, MAX_FOG_STROKES, scene_audience, scene_of
+from app.rules.map.lookups import (
+    MAX_DRAWINGS,
+    MAX_DRAWN_POINTS,
+    MAX_FOG_STROKES,
+    scene_audience,
+    scene_of,
+    seers,
+)
 from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Drawing, FogOp, Scene
-from app.rules.system import Ctx, NewEvent
+from app.rules.system import Ctx, NewEvent, audience_of
 
 
 def _fog(state: CampaignState, cmd: FogShape, ctx: Ctx, op: Literal["cover", "reveal"]) -> list[NewEvent]:
@@ -64,7 +71,11 @@ def draw(state: CampaignState, cmd: Draw, ctx: Ctx) -> list[NewEvent]:
 
 
 def _drawing_audience(state: CampaignState, scene: Scene, drawing: Drawing) -> str:
-    """Everyone when the players see the drawing: on the shown scene, no point of it under fog."""
+    """Everyone when the players see the drawing: on the shown scene, no point of it under fog; with
+    vision, the players whose characters see every point of it now."""
+    watchers = seers(state, lambda sight: sight.drawing(scene, drawing))
+    if watchers is not None:
+        return audience_of(*watchers) if watchers else "gm"
     return "all" if Sight(state, ANY_PLAYER).drawing(scene, drawing) else "gm"
 
 

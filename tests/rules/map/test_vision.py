@@ -310,3 +310,14 @@ def test_the_table_sees_what_every_player_character_sees():
     assert table.points(t.state.map.scene(scene), [(100, 100), (900, 100)]) == [True, True]
     assert _sees(t, "ann", (900, 100)) == [False]
     assert table.key != Sight(t.state, t.viewer("ann")).key != Sight(t.state, t.viewer("ben")).key
+
+
+def test_a_drawing_reaches_only_the_players_who_see_it():
+    t, scene, _ = _dungeon()
+    _aria(t, scene)
+    _token(t, scene, "Brick", x=800, y=300, free=True)
+    t.do("gm", "map.draw", scene=scene, points=[[850.5, 100.5], [900.5, 150.5]], color="#123456")
+    (drawn,) = [e for e in t.events if e.type == "map.drawn"]
+    assert drawn.audience == f"p:{t.pid('Brick')}"
+    assert "850.5" not in _seen_by(t, "ann") and "#123456" not in json.dumps(t.view("ann")["map"])
+    assert "#123456" in json.dumps(t.view("ben")["map"])  # the control: Brick sees it
