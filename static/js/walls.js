@@ -249,11 +249,7 @@
       body[f.name] = f.type === "checkbox" ? f.checked : f.value;
     }
     if (settings && Object.keys(body).length === 1) return say("Nothing changed.");
-    command(frame.dataset.campaign, body).then((r) => {
-      if (!r) return;
-      say("Saved.");
-      if (settings) for (const f of form.elements) if (f.type === "checkbox") f.defaultChecked = f.checked;
-    });
+    command(frame.dataset.campaign, body).then((r) => r && say("Saved."));
   });
 
   // "See as": the GM's map area shows one player's page exactly as the server renders it for that seat
