@@ -175,6 +175,11 @@ def test_the_gm_draws_walls_a_door_and_lights_with_the_mouse(
     expect(gm.locator(".map-vision-form summary")).to_contain_text("on, dark")
     m = gm_map(table)
     assert m["vision"] is True and m["ambient"] == "dark"
+    gm.locator(".map-vision-form [name=players_open_doors]").uncheck()
+    gm.locator(".map-vision-form").get_by_role("button", name="Save").click()
+    expect(gm.locator("#flash")).to_contain_text("Saved")
+    settings = [e["data"] for e in table.events(table.gm) if e["type"] == "map.settings_changed"]
+    assert settings[-1].get("players_open_doors") is False and "share_explored" not in settings[-1], settings
     place(table, scene, 125, 225, participant=rook_id)
     gm.locator(".mapframe .token[data-name='Rook']").click()
     gm.locator("[data-token-sight] [name=darkvision]").fill("3")
