@@ -159,6 +159,12 @@
   }
 
   function key(frame, e) {
+    const door = e.target.closest && e.target.closest(".door-icon");
+    if (door && (e.key === "Enter" || e.key === " ") && !previewing()) {
+      e.preventDefault();
+      toggleDoor(frame, door, false);
+      return true;
+    }
     if (!draft) return undefined;
     if (e.key === "Escape") { cancelDraft(); return true; }
     if (e.key === "Enter") { endDraft(frame); return true; }

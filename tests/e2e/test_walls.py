@@ -223,6 +223,11 @@ def test_see_as_shows_exactly_what_the_players_phone_is_sent(
     bar.get_by_role("button", name="Back to the GM's view").click()
     expect(gm.locator(".see-as-view")).to_have_count(0)
     expect(gm.locator("#map .mapframe")).to_be_visible()
+    # The preview's own "back" link closes the view too, rather than opening a console inside it.
+    gm.locator("#see-as").select_option(label="Ann")
+    gm.frame_locator(".see-as-view iframe").get_by_role("link", name="Back to the GM console").click()
+    expect(gm.locator(".see-as-view")).to_have_count(0)
+    expect(gm.locator("#see-as")).to_have_value("")
     gm.context.close()
 
 
