@@ -231,3 +231,39 @@ def _finds(text: str, secrets: list[str]) -> list[int]:
                 out.append(i)
             start = i + 1
     return out
+
+
+# Sight from walls (issue 29): walls and lights are the GM's, and a token outside a player's sight reaches
+# them by no channel. The numbers are a wall's and a light's coordinates no page shows otherwise.
+WALL_AT = "141.421"
+LIGHT_AT = "173.205"
+
+
+def test_nothing_outside_a_players_sight_reaches_them(live_server, live_http):
+    table = Table.create(live_http, system="generic", dice="manual")
+    ann = table.join("Ann")
+    rook = table.character(f"{MARK}Rook", owner=ann)
+    scene, _ = scene_with_image(table)
+    table.ok(table.gm, "map.wall.add", scene=scene, points=[[200, 0], [200, float(WALL_AT)], [200, 300]])
+    table.ok(table.gm, "map.light.add", scene=scene, x=float(LIGHT_AT), y=20, dim=60)
+    table.ok(table.gm, "map.scene.update", scene=scene, vision=True)
+    table.ok(table.gm, "map.token.place", scene=scene, x=100, y=150, participant=rook, free=True)
+    placed = table.ok(table.gm, "map.token.place", scene=scene, x=300, y=150, label=f"{MARK}behind")
+    table.ok(table.gm, "map.token.move", token=_placed_token(placed), x=320, y=160, free=True)
+    table.ok(table.gm, "map.draw", scene=scene, points=[[310, 40], [330, 60]], color="#a1b2c3")
+    channels = {
+        "view": json.dumps(table.view(ann)),
+        "events": json.dumps(table.events(ann)),
+        "page": live_http.get(f"/c/{table.id}/play", headers={**ann.auth, "Accept": "text/html"}).text,
+        "json socket": _socket_text(live_server, table, ann, format="json"),
+        "html socket": _socket_text(live_server, table, ann),
+    }
+    secrets = [MARK, WALL_AT, LIGHT_AT, "#a1b2c3"]
+    leaks = {
+        where: sorted({text[i : i + 24] for i in _finds(text, secrets)}) for where, text in channels.items()
+    }
+
+    assert not any(leaks.values()), f"outside sight reached the player: {leaks}"
+    assert f"{MARK}Rook" in channels["view"] and f"{MARK}Rook" in channels["page"]  # the control
+    gm_sees = json.dumps(table.view(table.gm)) + json.dumps(table.events(table.gm))
+    assert all(secret in gm_sees for secret in secrets), [s for s in secrets if s not in gm_sees]

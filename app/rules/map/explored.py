@@ -48,10 +48,14 @@ def record_sight(
         seen = vision.token_sight(scene, token)
         at = where.get((scene.id, token.participant))
         old = explored[at].shape if at is not None else None
-        if old is not None and shapely.area(shapely.difference(seen, old)) < 1.0:
-            continue  # nothing new (to within a pixel)
-        area = seen if old is None else shapely.union(old, seen)
-        grown = Explored(scene=scene.id, participant=token.participant, polygons=rings_of(area))
+        if old is not None and shapely.covers(old, seen):
+            continue
+        area = bounded(seen if old is None else shapely.union(old, seen))
+        if old is not None and shapely.area(area) - shapely.area(old) < 1.0:
+            continue  # nothing new, to within a pixel
+        rings = rings_of(area)
+        grown = Explored.model_construct(scene=scene.id, participant=token.participant, polygons=rings)
+        grown.__dict__["shape"] = area  # what `shape` would make of the rings: the same polygons
         if at is None:
             where[(scene.id, token.participant)] = len(explored)
             explored.append(grown)
@@ -61,6 +65,12 @@ def record_sight(
     if not changed:
         return state
     return state.model_copy(update={"map": state.map.model_copy(update={"explored": tuple(explored)})})
+
+
+def bounded(area: shapely.Geometry) -> shapely.Geometry:
+    """An explored area kept small: its edges straightened to within half a pixel (the sight polygons'
+    many near-parallel rays), its corners on whole pixels, only its parts with an area."""
+    return vision.areal(shapely.set_precision(shapely.simplify(area, 0.5), 1.0))
 
 
 def recording(reducer: Reducer, scope: Scope) -> Reducer:

@@ -22,6 +22,7 @@ import shapely
 
 from app.rules.campaign.state import CampaignState, Participant
 from app.rules.map import vision
+from app.rules.map.fog import region_key
 from app.rules.map.geometry import drawings_in_the_open, scene_fogged
 from app.rules.map.state import Drawing, FogOp, MapState, Point, Scene, Token
 from app.rules.system import Viewer
@@ -133,10 +134,11 @@ class Sight:
             return []
         people = {p.id: p for p in self.seen.participants}
         open_ = [t for t in listed if self.own(t) or not _hidden(t, people)]
-        spots = [(t.x, t.y) for t in open_]
-        fogged, seen = scene_fogged(scene, spots), self._in_sight(scene, spots)
+        fogged = scene_fogged(scene, [(t.x, t.y) for t in open_])
+        # Sight is asked of the others alone (a viewer's own tokens are always theirs to see).
+        seen = iter(self._in_sight(scene, [(t.x, t.y) for t in open_ if not self.own(t)]))
         return [
-            t for t, under, s in zip(open_, fogged, seen, strict=True) if self.own(t) or (s and not under)
+            t for t, under in zip(open_, fogged, strict=True) if self.own(t) or (next(seen) and not under)
         ]
 
     def token(self, token: Token) -> bool:
@@ -167,10 +169,23 @@ class Sight:
 
     def blanked(self, scene: Scene) -> tuple[FogOp, ...] | None:
         """What the image this viewer is sent has blanked (fog strokes, read as `fogged` reads them), or
-        None when they get no image of this scene at all. The GM's is whole: ()."""
+        None when they get no fog-blanked image of this scene at all: a scene they are not shown, or one
+        with vision (their image is masked to `explored` instead). The GM's is whole: ()."""
         if self.everything:
             return ()
-        return scene.fog if self.scene(scene) else None
+        return scene.fog if self.scene(scene) and not scene.vision else None
+
+    def explored_key(self, scene: Scene) -> str | None:
+        """The key of the image masked to `explored` (`fog.region_key` of the scene's image and that
+        area), remembered with the area; None when no vision applies or the scene has no image."""
+        area = self.explored(scene)
+        if area is None or scene.asset is None:
+            return None
+        pcs = party(self.state) if self.state.map.share_explored else self.sighted
+        keys = _explored_memo(self.state.map)[(scene.id, pcs)][2]
+        if scene.asset not in keys:
+            keys[scene.asset] = region_key(scene.asset, area)
+        return keys[scene.asset]  # type: ignore[no-any-return]  # what this method stored
 
 
 def _hidden(token: Token, people: dict[str, Participant]) -> bool:
@@ -200,20 +215,25 @@ def explored_area(m: MapState, scene: Scene, pcs: frozenset[str]) -> shapely.Geo
     """The union of these characters' explored areas of a scene, less the GM's fog, within the scene (in
     whole pixels, so its key is the same for the same area); remembered with the map state for its
     explored areas and the scene."""
-    memo: Any = m.__dict__.get(_EXPLORED_MEMO)
-    if memo is None or memo[0] is not m.explored or len(memo[1]) > 256:
-        memo = m.__dict__[_EXPLORED_MEMO] = (m.explored, {})
+    memo = _explored_memo(m)
     key = (scene.id, pcs)
-    hit = memo[1].get(key)
+    hit = memo.get(key)
     if hit is not None and hit[0] is scene:
         return hit[1]
     parts = [e.shape for e in m.explored if e.scene == scene.id and e.participant in pcs]
-    area = shapely.union_all(parts) if parts else shapely.Polygon()
+    area = parts[0] if len(parts) == 1 else shapely.union_all(parts) if parts else shapely.Polygon()
     if scene.fog:
         area = shapely.difference(area, vision.fog_area(scene))
     area = shapely.intersection(area, shapely.box(0, 0, scene.width, scene.height))
-    memo[1][key] = (scene, area)
+    memo[key] = (scene, area, {})  # with the image keys made of it, by image
     return area
+
+
+def _explored_memo(m: MapState) -> dict[Any, Any]:
+    memo: Any = m.__dict__.get(_EXPLORED_MEMO)
+    if memo is None or memo[0] is not m.explored or len(memo[1]) > 256:
+        memo = m.__dict__[_EXPLORED_MEMO] = (m.explored, {})
+    return memo[1]  # type: ignore[no-any-return]
 
 
 _EXPLORED_MEMO = "_explored_areas"  # a key of the map state's __dict__ that is no field

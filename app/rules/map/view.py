@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
-from app.rules.map.fog import image_key, region_key
+from app.rules.map.fog import image_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Scene, Token
@@ -29,13 +29,18 @@ def viewer_scene(state: CampaignState, viewer: Viewer, scene_id: str | None = No
 
 
 def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
-    blanked = sight.blanked(scene)
-    if scene.asset is None or blanked is None:
+    """The GM's whole image; a player's masked one, keyed by what it holds: the image under its fog, or
+    on a scene with vision the image masked to what they explored (`Sight.explored`)."""
+    if scene.asset is None or not sight.scene(scene):
         return None
     if sight.everything:
         return f"/api/campaigns/{state.id}/assets/{scene.asset}"
-    explored = sight.explored(scene)
-    key = image_key(scene.asset, blanked) if explored is None else region_key(scene.asset, explored)
+    key = sight.explored_key(scene)
+    if key is None:
+        blanked = sight.blanked(scene)
+        if blanked is None:
+            return None
+        key = image_key(scene.asset, blanked)
     return f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
 
 

@@ -20,7 +20,7 @@ import numpy as np
 import shapely
 
 from app.rules.map.state import Scene, Token
-from app.rules.map.walls import TokenSight
+from app.rules.map.walls import TokenSight, polygons_in
 
 EPSILON = 1e-5  # radians either side of a wall's end: the rays that slip past a corner
 CIRCLE_SEGMENTS = 16  # per quarter circle: a range or a light is a 64-gon drawn inside the circle
@@ -107,11 +107,33 @@ def cast(segments: np.ndarray, width: float, height: float, x: float, y: float) 
     hit = (t > 1e-9) & (u >= -1e-9) & (u <= 1 + 1e-9) & (np.abs(denom) > 1e-12)
     nearest = np.full(count, np.hypot(width, height) * 2)  # never kept: the box's edges stop every ray
     np.minimum.at(nearest, ray[hit], t[hit])
-    ring = np.column_stack([x + nearest * cos, y + nearest * sin])
+    ring = _corners(np.column_stack([x + nearest * cos, y + nearest * sin]))
     polygon = shapely.polygons(ring)
     if not shapely.is_valid(polygon):
-        polygon = shapely.make_valid(polygon)
+        polygon = areal(shapely.make_valid(polygon))
     return polygon
+
+
+def _corners(ring: np.ndarray) -> np.ndarray:
+    """A ring without the points that turn no corner: the hair-apart twins of each ray pair (within a
+    tenth of a pixel) and points on a straight edge between their neighbours (rays that hit one wall)."""
+    step = np.diff(ring, axis=0, append=ring[:1])
+    ring = ring[np.hypot(step[:, 0], step[:, 1]) > 0.1]
+    if len(ring) < 4:
+        return ring
+    before, after = ring - np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0) - ring
+    cross = before[:, 0] * after[:, 1] - before[:, 1] * after[:, 0]
+    scale = np.hypot(before[:, 0], before[:, 1]) * np.hypot(after[:, 0], after[:, 1])
+    turning = np.abs(cross) > 1e-6 * np.maximum(scale, 1e-12)
+    return ring[turning] if turning.sum() >= 3 else ring
+
+
+def areal(shape: shapely.Geometry) -> shapely.Geometry:
+    """The parts of a shape with an area, as one (multi)polygon: an overlay's stray lines dropped."""
+    if isinstance(shape, shapely.Polygon | shapely.MultiPolygon):
+        return shape
+    parts = polygons_in(shape)
+    return parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
 
 
 def circle(x: float, y: float, radius: float) -> shapely.Geometry:
@@ -129,7 +151,7 @@ def visible_from(scene: Scene, x: float, y: float, reach: float | None = None) -
             segments = segments[_near(segments, x, y, reach)]  # beyond reach, a wall hides nothing
         found = cast(segments, float(scene.width), float(scene.height), x, y)
         if reach is not None:
-            found = shapely.intersection(found, circle(x, y, reach))
+            found = areal(shapely.intersection(found, circle(x, y, reach)))
         memo[key] = found
     return found
 
@@ -151,8 +173,10 @@ def lit(scene: Scene) -> shapely.Geometry | None:
     memo = _memo(scene)
     found = memo.get("lit")
     if found is None:
-        found = memo["lit"] = shapely.union_all(
-            [visible_from(scene, light.x, light.y, light.dim) for light in scene.lights if light.dim > 0]
+        found = memo["lit"] = areal(
+            shapely.union_all(
+                [visible_from(scene, light.x, light.y, light.dim) for light in scene.lights if light.dim > 0]
+            )
         )
     return found
 
@@ -172,7 +196,7 @@ def sight_at(scene: Scene, x: float, y: float, sight: TokenSight) -> shapely.Geo
         if light is not None:
             if sight.darkvision > 0:
                 light = shapely.union(light, circle(x, y, sight.darkvision))
-            seen = shapely.intersection(seen, light)
+            seen = areal(shapely.intersection(seen, light))
         found = memo[key] = seen
     return found
 
@@ -185,7 +209,7 @@ def sight_of(scene: Scene, tokens: Iterable[Token]) -> shapely.Geometry:
     found = memo.get(key)
     if found is None:
         parts = [sight_at(scene, x, y, TokenSight(range=r, darkvision=d)) for x, y, r, d in ordered]
-        found = shapely.union_all(parts) if parts else shapely.Polygon()
+        found = parts[0] if len(parts) == 1 else shapely.union_all(parts) if parts else shapely.Polygon()
         shapely.prepare(found)
         memo[key] = found
     return found

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Literal
 
+import numpy as np
 import shapely
 from pydantic import Field
 
@@ -81,17 +82,22 @@ class Explored(Frozen):
 
 
 def shape_of(polygons: tuple[tuple[tuple[Point, ...], ...], ...]) -> shapely.Geometry:
-    if not polygons:
+    """The geometry of stored rings: a polygon, or a multipolygon of several (as `rings_of` read it)."""
+    parts = [
+        shapely.polygons(np.asarray(rings[0]), holes=[np.asarray(r) for r in rings[1:]] or None)
+        for rings in polygons
+    ]
+    if not parts:
         return shapely.Polygon()
-    return shapely.MultiPolygon([shapely.Polygon(rings[0], rings[1:]) for rings in polygons])
+    return parts[0] if len(parts) == 1 else shapely.MultiPolygon(parts)
 
 
 def rings_of(area: shapely.Geometry) -> tuple[tuple[tuple[Point, ...], ...], ...]:
-    """A geometry's polygons as rings of whole pixels (its lines and points, with no area, dropped)."""
+    """A geometry's polygons as rings (exterior first), its lines and points with no area dropped."""
     out = []
-    for part in polygons_in(shapely.set_precision(area, 1.0)):
+    for part in polygons_in(area):
         rings = [part.exterior, *part.interiors]
-        out.append(tuple(tuple((float(x), float(y)) for x, y in ring.coords) for ring in rings))
+        out.append(tuple(tuple(map(tuple, shapely.get_coordinates(ring).tolist())) for ring in rings))
     return tuple(out)
 
 
