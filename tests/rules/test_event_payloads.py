@@ -230,6 +230,10 @@ UPCASTER_TESTS = {
         "tests/rules/triptycho/test_turn.py",
         "test_a_card_played_recorded_at_v1_upcasts_to_v2_and_replays_to_the_same_table",
     ),
+    ("map.settings_changed", 1): (
+        "tests/rules/map/test_vision.py",
+        "test_map_settings_recorded_at_v1_upcast_to_v2_and_replay_to_the_same_map",
+    ),
 }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.events import Payload, payload
+from app.rules.events import Payload, payload, upcaster
 from app.rules.map.state import Asset, Drawing, FogOp, Scene, Token
 from app.rules.map.walls import Light, Wall
 
@@ -44,13 +44,20 @@ class FogRevealed(Payload):
     stroke: FogOp
 
 
-@payload("map.settings_changed")
+@payload("map.settings_changed", version=2)
 class SettingsChanged(Payload):
-    # Each setting the record names is changed; one it leaves out stays as it was. Records written before
-    # sight existed all name `cover_new_scenes` alone, and read as they always did.
+    """v2: each setting the record names is changed, one it leaves out stays as it was; sight from walls
+    added `share_explored` and `players_open_doors`."""
+
     cover_new_scenes: bool | None = None
     share_explored: bool | None = None
     players_open_doors: bool | None = None
+
+
+@upcaster("map.settings_changed", 1)
+def settings_changed_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 named `cover_new_scenes` alone, always: a v2 record that names it alone, read the same."""
+    return dict(data)
 
 
 @payload("map.scene_created")

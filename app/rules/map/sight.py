@@ -84,8 +84,16 @@ class Sight:
             return None
         if not self.scene(scene):
             return shapely.Polygon()
-        pcs = party(self.state) if self.state.map.share_explored else self.sighted
-        return explored_area(self.state.map, scene, pcs)
+        return explored_area(self.state.map, scene, self._explorers)
+
+    @property
+    def _explorers(self) -> frozenset[str]:
+        """Whose explored areas this viewer's image holds: their sight's characters', or with the party
+        sharing, every player character's (a hidden one's only for its owner)."""
+        if not self.state.map.share_explored:
+            return self.sighted
+        hidden = {p.id for p in self.state.participants if p.hidden} - self.viewer.participants
+        return frozenset(party(self.state) - hidden)
 
     def _in_sight(self, scene: Scene, points: list[Point]) -> list[bool]:
         region = self.seen_region(scene)
@@ -181,8 +189,7 @@ class Sight:
         area = self.explored(scene)
         if area is None or scene.asset is None:
             return None
-        pcs = party(self.state) if self.state.map.share_explored else self.sighted
-        keys = _explored_memo(self.state.map)[(scene.id, pcs)][2]
+        keys = _explored_memo(self.state.map)[(scene.id, self._explorers)][2]
         if scene.asset not in keys:
             keys[scene.asset] = region_key(scene.asset, area)
         return keys[scene.asset]  # type: ignore[no-any-return]  # what this method stored

@@ -24,7 +24,7 @@ from app.rules.map.walls import TokenSight, polygons_in
 
 EPSILON = 1e-5  # radians either side of a wall's end: the rays that slip past a corner
 CIRCLE_SEGMENTS = 16  # per quarter circle: a range or a light is a 64-gon drawn inside the circle
-MEMO_ENTRIES = 4_000
+MEMO_ENTRIES = 256  # sights a scene object keeps (each a polygon of a few hundred corners)
 TAU = 2 * np.pi
 _MEMO = "_vision"
 
@@ -49,7 +49,7 @@ def blocking_segments(scene: Scene) -> np.ndarray:
     if found is None:
         blocking = [w.points for w in scene.walls if w.blocks_sight]
         points = np.asarray([p for line in blocking for p in line], dtype=float).reshape(-1, 2)
-        last = np.cumsum([len(line) for line in blocking]) - 1  # no segment from a wall's end onward
+        last = np.cumsum([len(line) for line in blocking], dtype=int) - 1  # none past a wall's end
         keep = np.ones(max(len(points) - 1, 0), dtype=bool)
         keep[last[:-1]] = False
         rows = np.hstack([points[:-1], points[1:]])[keep]
@@ -78,7 +78,9 @@ def cast(segments: np.ndarray, width: float, height: float, x: float, y: float) 
     segs = np.vstack([segments, _edges(width, height)])
     ends = np.unique(np.concatenate([segs[:, 0] + 1j * segs[:, 1], segs[:, 2] + 1j * segs[:, 3]]))
     to_ends = np.arctan2(ends.imag - y, ends.real - x)
-    angles = np.sort(np.concatenate([to_ends - EPSILON, to_ends + EPSILON]) % TAU)
+    order = np.argsort(np.concatenate([to_ends - EPSILON, to_ends + EPSILON]) % TAU)
+    angles = (np.concatenate([to_ends - EPSILON, to_ends + EPSILON]) % TAU)[order]
+    aimed = np.concatenate([ends, ends])[order]  # the wall end each ray passes a hair from
     count = len(angles)
     cos, sin = np.cos(angles), np.sin(angles)
     # Each segment's span of angles, from its first end counterclockwise (y down: by increasing angle).
@@ -107,7 +109,12 @@ def cast(segments: np.ndarray, width: float, height: float, x: float, y: float) 
     hit = (t > 1e-9) & (u >= -1e-9) & (u <= 1 + 1e-9) & (np.abs(denom) > 1e-12)
     nearest = np.full(count, np.hypot(width, height) * 2)  # never kept: the box's edges stop every ray
     np.minimum.at(nearest, ray[hit], t[hit])
-    ring = _corners(np.column_stack([x + nearest * cos, y + nearest * sin]))
+    ring = np.column_stack([x + nearest * cos, y + nearest * sin])
+    # A ray that stops within a tenth of a pixel of the wall end it was aimed past stops at that end: a
+    # room's corner is a corner of the polygon, not cut by the two rays either side of it.
+    at_end = np.abs((ring[:, 0] + 1j * ring[:, 1]) - aimed) < 0.1
+    ring[at_end] = np.column_stack([aimed.real, aimed.imag])[at_end]
+    ring = _corners(ring)
     polygon = shapely.polygons(ring)
     if not shapely.is_valid(polygon):
         polygon = areal(shapely.make_valid(polygon))
@@ -115,10 +122,10 @@ def cast(segments: np.ndarray, width: float, height: float, x: float, y: float) 
 
 
 def _corners(ring: np.ndarray) -> np.ndarray:
-    """A ring without the points that turn no corner: the hair-apart twins of each ray pair (within a
-    tenth of a pixel) and points on a straight edge between their neighbours (rays that hit one wall)."""
+    """A ring without the points that turn no corner: repeats (the twin rays that both stopped at a
+    corner) and points on a straight edge between their neighbours (rays that hit one wall)."""
     step = np.diff(ring, axis=0, append=ring[:1])
-    ring = ring[np.hypot(step[:, 0], step[:, 1]) > 0.1]
+    ring = ring[np.hypot(step[:, 0], step[:, 1]) > 1e-6]
     if len(ring) < 4:
         return ring
     before, after = ring - np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0) - ring

@@ -321,3 +321,53 @@ def test_a_drawing_reaches_only_the_players_who_see_it():
     assert drawn.audience == f"p:{t.pid('Brick')}"
     assert "850.5" not in _seen_by(t, "ann") and "#123456" not in json.dumps(t.view("ann")["map"])
     assert "#123456" in json.dumps(t.view("ben")["map"])  # the control: Brick sees it
+
+
+def test_a_player_sees_their_own_token_even_in_the_dark():
+    t, scene, _ = _dungeon()
+    aria = _aria(t, scene)
+    t.do("gm", "map.scene.update", scene=scene, ambient="dark")
+    assert _sees(t, "ann", (100, 300)) == [False]  # the spot is dark ...
+    assert aria in json.dumps(t.view("ann")["map"]["tokens"])  # ... but her token is hers
+
+
+def test_npc_tokens_give_the_players_no_sight_and_explore_nothing():
+    t, scene, _ = _dungeon()
+    _token(t, scene, "Goblin", x=100, y=300, free=True)
+    assert Sight(t.state, ANY_PLAYER).points(t.state.map.scene(scene), [(150, 300)]) == [False]
+    assert t.state.map.explored == ()
+
+
+def test_a_ping_reaches_only_the_players_who_see_its_spot():
+    from app.rules.map import signals
+
+    t, scene, _ = _dungeon()
+    _aria(t, scene)
+    _token(t, scene, "Brick", x=800, y=300, free=True)
+    ping = {"map.ping": {"scene": scene, "x": 900.0, "y": 100.0, "by": "GM"}}
+    assert signals.visible_to(t.state, t.viewer("ben"), ping)
+    assert not signals.visible_to(t.state, t.viewer("ann"), ping)
+    with pytest.raises(RuleError, match="cannot see"):
+        signals.build(t.state, t.viewer("ann"), "Ann", {"map.ping": {"x": 900, "y": 100}})
+
+
+def test_a_hidden_characters_explored_area_is_not_shared_with_the_party():
+    t, scene, _ = _dungeon()
+    _token(t, scene, "Brick", x=800, y=300, free=True)
+    t.do("gm", "campaign.set_hidden", participant=t.pid("Brick"), hidden=True)
+    t.do("gm", "map.settings", share_explored=True)
+    keep = t.state.map.scene(scene)
+    assert not Sight(t.state, t.viewer("ann")).explored(keep).contains(shapely.Point(900, 100))
+    assert Sight(t.state, t.viewer("ben")).explored(keep).contains(shapely.Point(900, 100))  # his own
+
+
+def test_map_settings_recorded_at_v1_upcast_to_v2_and_replay_to_the_same_map():
+    from app.rules.system import Event
+
+    t = Table().cast()
+    (new,) = t.do("gm", "map.settings", cover_new_scenes=True)
+    old = Event(seq=new.seq, batch=new.batch, type=new.type, data={"cover_new_scenes": True}, version=1)
+    assert old.version == 2 and old.data == {"cover_new_scenes": True}
+    replayed = t.game.replay(None, [*t.events[:-1], old])
+    assert replayed.map == t.state.map and replayed.map.cover_new_scenes
+    assert t.game.describe(old) == "New scenes start under fog."
