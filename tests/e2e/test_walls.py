@@ -269,7 +269,7 @@ def test_a_phone_walks_the_corridor_opens_the_door_and_sees_the_next_room(
         expect(mine).to_have_attribute("data-x", f"{x}.0")
 
     # Next to the door, its button can be tapped: the door opens and the corridor beyond is seen.
-    door = phone.locator(".mapframe .door-icon.can.near")
+    door = phone.locator(".mapframe .door-icon.usable.near")
     expect(door).to_have_count(1)
     phone.screenshot(path=str(artifacts / "walls-phone-at-door.png"))
     box = door.bounding_box()
