@@ -48,9 +48,12 @@ def record_sight(
         seen = vision.token_sight(scene, token)
         at = where.get((scene.id, token.participant))
         old = explored[at].shape if at is not None else None
-        if old is not None and shapely.covers(old, seen):
+        try:
+            if old is not None and shapely.covers(old, seen):
+                continue
+            area = bounded(seen if old is None else shapely.union(old, seen))
+        except shapely.errors.GEOSException:  # a reducer never fails: this sight is not recorded
             continue
-        area = bounded(seen if old is None else shapely.union(old, seen))
         if old is not None and shapely.area(area) - shapely.area(old) < 1.0:
             continue  # nothing new, to within a pixel
         rings = rings_of(area)

@@ -151,7 +151,7 @@ def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str
     region = sight.seen_region(scene)
     doors = [w for w in scene.walls if w.kind == "door"]
     seen = sight.points(scene, [w.midpoint for w in doors]) if doors else []
-    usable = state.map.players_open_doors
+    usable = state.map.players_open_doors and sight.viewer.role == "player"  # a spectator opens none
     return {
         "vision": True,
         "sight": svg_path(region) if region is not None else "",

@@ -371,3 +371,11 @@ def test_map_settings_recorded_at_v1_upcast_to_v2_and_replay_to_the_same_map():
     replayed = t.game.replay(None, [*t.events[:-1], old])
     assert replayed.map == t.state.map and replayed.map.cover_new_scenes
     assert t.game.describe(old) == "New scenes start under fog."
+
+
+def test_the_table_sees_the_doors_in_sight_but_may_not_try_them():
+    t, scene, door = _dungeon()
+    _aria(t, scene, x=460, y=300)
+    (seen,) = t.view("spec")["map"]["doors"]
+    assert seen == {"id": door, "x": 500.0, "y": 300.0, "open": False, "usable": False}
+    assert t.view("ann")["map"]["doors"][0]["usable"] is True
