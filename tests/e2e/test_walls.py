@@ -314,6 +314,13 @@ def test_a_door_out_of_reach_is_refused_with_the_flash(browser, live_server, liv
     assert next(w for w in gm_map(table)["walls"] if w["kind"] == "door")["open"] is False
     phone.context.close()
 
+    # The table's TV shows the door the party sees, to look at only.
+    tv = browser.new_context(viewport={"width": 1280, "height": 800}, base_url=live_server.url).new_page()
+    tv.goto(f"/c/{table.id}/watch/{table.spectator}")
+    expect(tv.locator(".mapframe .door-icon")).to_have_count(1)
+    expect(tv.locator(".mapframe .door-icon[role=button]")).to_have_count(0)
+    tv.context.close()
+
 
 def test_the_gm_draws_a_wall_and_a_light_by_touch(browser, live_server, live_http, artifacts: Path):
     """A GM with a tablet: taps the corners, a double-tap ends the wall; unticking Snap places freely."""
