@@ -12,10 +12,11 @@
   const el = (name, attrs, parent) => window.FrayFrame.el(name, attrs, parent);
   const gridOf = (frame) => JSON.parse(frame.dataset.grid);
   const frameNow = () => $('.page-gm .mapframe[data-kind="scene"]') || $('.mapframe[data-kind="scene"]');
-  const flash = (text, kind = "error") => document.dispatchEvent(new CustomEvent("fray:flash", { detail: text, kind }));
+  // A refusal in the page's own message box (map.js draws it, as for every map command).
+  const flash = (text) => document.dispatchEvent(new CustomEvent("fray:flash", { detail: text }));
 
   function say(text) {
-    // The page's own flash (map.js) shows errors; a short "ok" line goes the same way, styled as ok.
+    // A short "done" line in the same box, styled as ok.
     const box = $("#flash");
     if (!box) return;
     box.innerHTML = "";
