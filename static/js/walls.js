@@ -166,11 +166,22 @@
       toggleDoor(frame, door, false);
       return true;
     }
-    if (!draft) return undefined;
-    if (e.key === "Escape") { cancelDraft(); return true; }
-    if (e.key === "Enter") { endDraft(frame); return true; }
-    return undefined;
+    return draft && ["Escape", "Enter", "Backspace"].includes(e.key) ? true : undefined; // the page's below
   }
+
+  // The wall being drawn hears the keyboard wherever the focus is (a click on the map does not focus it),
+  // unless someone is typing in a field.
+  document.addEventListener("keydown", (e) => {
+    const frame = frameNow();
+    if (!draft || !frame || (e.target.closest && e.target.closest("input, select, textarea"))) return;
+    if (e.key === "Escape") cancelDraft();
+    else if (e.key === "Enter") endDraft(frame);
+    else if (e.key === "Backspace") { // the last corner taken back
+      draft.points.pop();
+      if (!draft.points.length) cancelDraft(); else drawDraft(frame);
+    } else return;
+    e.preventDefault();
+  });
 
   // A phone marks the doors next to one of its own tokens (within 1.5 cells): those its tap can open. The
   // server judges every tap; this only says which doors to try.
