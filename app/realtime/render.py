@@ -119,6 +119,7 @@ ENV.globals["log_line"] = log_line  # before the macros below are loaded: they s
 ENV.globals["log_lines"] = log_lines
 # The UI macros, importable from every block (blocks render alone, without the page's imports).
 ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
+ENV.globals["wallui"] = ENV.get_template("partials/walls.html").module  # before the map: it draws walls
 ENV.globals["mapui"] = ENV.get_template("partials/map.html").module
 
 

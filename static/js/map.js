@@ -8,6 +8,15 @@
   let placing = null; // a tray chip clicked, waiting for a click on the map
 
   const $ = (sel, root = document) => root.querySelector(sel);
+  // Other scripts' tools on the scene (static/js/walls.js): asked first, `undefined` when not theirs.
+  const extensions = (window.FrayMapTools = window.FrayMapTools || []);
+  const asked = (hook, ...args) => {
+    for (const x of extensions) {
+      const answer = x[hook] ? x[hook](...args, tool) : undefined;
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
+  };
   const campaignOf = (frame) => frame.dataset.campaign;
   const isGm = (frame) => frame.hasAttribute("data-gm");
   const newId = () => (crypto.randomUUID ? crypto.randomUUID() : String(Date.now() + Math.random()));
@@ -102,6 +111,7 @@
   function select(frame, id) {
     selected = id;
     frame.querySelectorAll(".token").forEach((t) => t.classList.toggle("selected", t.dataset.token === id));
+    asked("select", frame, id);
     const actions = $("#map-token-actions");
     if (!actions) return;
     const token = id && frame.querySelector(`.token[data-token="${id}"]`);
@@ -164,6 +174,8 @@
 
   function claim(frame, e, at) {
     const cid = campaignOf(frame), scene = frame.dataset.scene;
+    const theirs = asked("claim", frame, e, at);
+    if (theirs !== undefined) return theirs;
     const token = e.target.closest(".token");
     if (token && tool === "move") {
       select(frame, token.dataset.token);
@@ -244,6 +256,8 @@
       placing = null;
       return true;
     }
+    const theirs = asked("tap", frame, at, e, target);
+    if (theirs !== undefined) return theirs;
     if (tool === "grid" && isGm(frame)) {
       if (!corner) { corner = at; shapeOverlay(frame, "rect"); return true; }
       boxCell(frame, null, corner, at);
@@ -336,6 +350,7 @@
   function setup(frame, svg) {
     if (selected) select(frame, selected);
     showSheet();
+    asked("setup", frame, svg);
     svg.addEventListener("dblclick", (e) => {
       if (tool !== "polygon" || polygon.length < 3) return;
       e.preventDefault();
@@ -359,6 +374,7 @@
       claim: (e, at) => claim(frame, e, at),
       tap: (at, e, target) => tap(frame, at, e, target),
       key(e) {
+        if (asked("key", frame, e)) return;
         if (e.key === "Escape") {
           polygon = [];
           corner = null;
