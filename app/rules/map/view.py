@@ -16,7 +16,7 @@ from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
 from app.rules.map.state import Scene, Token
 from app.rules.map.tiles import tile_urls, viewer_tiles
-from app.rules.map.walls import polygons_in
+from app.rules.map.walls import DEFAULT_SIGHT, polygons_in
 from app.rules.system import Event, Viewer
 
 
@@ -68,6 +68,8 @@ def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: 
     if viewer.is_gm:
         out["hidden"] = bool(p is not None and p.hidden) if token.participant else token.hidden
         out["fogged"] = scene is not None and scene_fogged(scene, [(token.x, token.y)])[0]
+        if token.sight != DEFAULT_SIGHT:  # the token actions' fields read it; left out while the default
+            out["sight"] = token.sight.model_dump()
     if token.image is not None:  # only then: a token without a picture is viewed as before pictures
         out.update(picture_view(state, token, viewer, out["mine"]))
     return out
@@ -113,10 +115,14 @@ def view(
             for s in state.map.scenes
         ]
         out["assets"] = [a.model_dump() for a in state.map.assets]
-        if (
-            state.map.cover_new_scenes
-        ):  # shown only when on, as the state keeps it (the console's box reads it)
+        # Settings are listed only when not at their defaults, as the state keeps them (the console's
+        # boxes read them; a campaign that never changed one reads as before it existed).
+        if state.map.cover_new_scenes:
             out["cover_new_scenes"] = True
+        if state.map.share_explored:
+            out["share_explored"] = True
+        if not state.map.players_open_doors:
+            out["players_open_doors"] = False
     if scene is None:
         return out
     sight = Sight(state, viewer, seen)
