@@ -1,0 +1,33 @@
+"""A drag ghost of a token whose character the game conceals (5x5's fog of war) reaches no player: a
+signal reads the tokens as the views do."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rules.errors import RuleError
+from app.rules.map import signals
+from tests.rules.fivebyfive.harness import Table
+
+WALL = {"name": "Wall", "rect": {"x": 12, "y": 0, "width": 1, "height": 24}}
+
+
+def test_a_ghost_of_a_token_the_game_conceals_reaches_no_player():
+    t = Table().cast().start(terrain=[WALL], tokens={"Aria": [5, 5], "Goblin": [20, 5], "Brick": [10, 15]})
+    goblin = t.pid("Goblin")
+    t.do("gm", "map.scene.create", name="Cave", width=1000, height=1000, show=True)
+    scene = t.state.map.shown
+    t.do("gm", "map.token.place", scene=scene, participant=goblin, x=500, y=500)
+    token = next(x for x in t.state.map.tokens if x.participant == goblin)
+    assert t.game.system.conceals(t.state, t.viewer("ann")) == {goblin}
+    assert token.id not in repr(t.view("ann")["map"]["tokens"])
+    message = signals.build(
+        t.state, t.viewer("gm"), "GM", {"map.ghost": {"token": token.id, "x": 520, "y": 500}}
+    )
+    assert signals.visible_to(t.state, t.viewer("gm"), message)
+    for who in ("ann", "spec"):
+        assert not signals.visible_to(t.state, t.viewer(who), message), who
+    # A player who names it is told there is no such token, as for any token they cannot see.
+    with pytest.raises(RuleError) as refused:
+        signals.build(t.state, t.viewer("ann"), "Ann", {"map.ghost": {"token": token.id, "x": 1, "y": 1}})
+    assert str(refused.value) == "There is no such token on the map."
