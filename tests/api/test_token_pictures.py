@@ -222,3 +222,12 @@ def test_a_pictures_image_and_frame_reach_no_player_in_its_event(table: Table):
         assert events, "the players read that the tokens changed"
         text = repr(events)
         assert secret["id"] not in text and "crop" not in text
+
+
+def test_a_tokens_sight_reaches_no_player_in_its_event(table: Table):
+    """A token's sight (how far it sees in the dark) is the GM's preparation, as the view keeps it."""
+    ann, _, aria, _, _ = _setup(table)
+    table.ok(table.gm, "map.token.set", token=aria, sight={"range": 700, "darkvision": 420})
+    events = [e for e in table.events(ann) if e["type"] == "map.token_changed"]
+    assert events and "darkvision" not in repr(events) and "420" not in repr(events)
+    assert "sight" not in _token(table.view(ann), aria)
