@@ -56,8 +56,16 @@ def owns(ctx: Ctx, token: Token) -> bool:
 
 
 def visible_to_players(state: CampaignState, token: Token, seen: CampaignState | None = None) -> bool:
-    """Whether the table (any player) may see this token: the map's one answer (`Sight`)."""
-    return Sight(state, ANY_PLAYER, seen).token(token)
+    """Whether the table (any player) may see this token: the map's one answer (`Sight`), with the
+    characters as the game lets the table see them (5x5's fog of war conceals some)."""
+    return Sight(state, ANY_PLAYER, seen or as_seen(state, ANY_PLAYER)).token(token)
+
+
+def as_seen(state: CampaignState, viewer: Viewer) -> CampaignState:
+    """The campaign with what the game conceals from this viewer hidden (`Game.as_seen_by`)."""
+    from app.rules import registry  # the registry's games are made of this module's parts
+
+    return registry.game(state.system).as_seen_by(state, viewer)
 
 
 def audience(state: CampaignState, *tokens: Token) -> str:
@@ -78,11 +86,8 @@ def seers(state: CampaignState, sees: Callable[[Sight], bool]) -> set[str] | Non
     shown = state.map.scene(state.map.shown)
     if shown is None or not shown.vision:
         return None
-    return {
-        pid
-        for pid in party(state)
-        if sees(Sight(state, Viewer(role="player", participants=frozenset({pid}))))
-    }
+    viewers = [Viewer(role="player", participants=frozenset({pid})) for pid in party(state)]
+    return {next(iter(v.participants)) for v in viewers if sees(Sight(state, v, as_seen(state, v)))}
 
 
 def scene_audience(state: CampaignState, scene: Scene) -> str:

@@ -31,3 +31,15 @@ def test_a_ghost_of_a_token_the_game_conceals_reaches_no_player():
     with pytest.raises(RuleError) as refused:
         signals.build(t.state, t.viewer("ann"), "Ann", {"map.ghost": {"token": token.id, "x": 1, "y": 1}})
     assert str(refused.value) == "There is no such token on the map."
+
+
+def test_a_move_of_a_token_the_game_conceals_reaches_no_players_log():
+    t = Table().cast().start(terrain=[WALL], tokens={"Aria": [5, 5], "Goblin": [20, 5], "Brick": [10, 15]})
+    goblin = t.pid("Goblin")
+    t.do("gm", "map.scene.create", name="Cave", width=1000, height=1000, show=True)
+    t.do("gm", "map.token.place", scene=t.state.map.shown, participant=goblin, x=500, y=500)
+    token = next(x for x in t.state.map.tokens if x.participant == goblin)
+    moved = t.do("gm", "map.token.move", token=token.id, x=600, y=600)
+    for who in ("ann", "spec"):
+        assert t.game.visible(moved, t.viewer(who), t.state) == [], who
+    assert t.game.visible(moved, t.viewer("gm"), t.state)
