@@ -45,7 +45,10 @@ def token_of(state: CampaignState, ref: str, ctx: Ctx) -> Token:
     """A token the asker may see: the GM any; a player one on the shown scene, theirs or in the open."""
     token = state.map.token(ref)
     if token is None or not (
-        ctx.actor.is_gm or (token.scene == state.map.shown and Sight(state, ctx.actor).token(token))
+        ctx.actor.is_gm
+        or (
+            token.scene == state.map.shown and Sight(state, ctx.actor, as_seen(state, ctx.actor)).token(token)
+        )
     ):
         raise RuleError("There is no such token on the map.")
     return token

@@ -43,3 +43,13 @@ def test_a_move_of_a_token_the_game_conceals_reaches_no_players_log():
     for who in ("ann", "spec"):
         assert t.game.visible(moved, t.viewer(who), t.state) == [], who
     assert t.game.visible(moved, t.viewer("gm"), t.state)
+
+
+def test_a_player_naming_a_token_the_game_conceals_is_told_there_is_no_such_token():
+    t = Table().cast().start(terrain=[WALL], tokens={"Aria": [5, 5], "Goblin": [20, 5], "Brick": [10, 15]})
+    goblin = t.pid("Goblin")
+    t.do("gm", "map.scene.create", name="Cave", width=1000, height=1000, show=True)
+    t.do("gm", "map.token.place", scene=t.state.map.shown, participant=goblin, x=500, y=500)
+    token = next(x for x in t.state.map.tokens if x.participant == goblin)
+    error = t.refused("ann", "map.token.move", token=token.id, x=600, y=600)
+    assert error.message == "There is no such token on the map."
