@@ -1,5 +1,5 @@
-"""A drag ghost of a token whose character the game conceals (5x5's fog of war) reaches no player: a
-signal reads the tokens as the views do."""
+"""A token whose character the game conceals (5x5's fog of war) is no token to a player in any channel
+of the map, as in their view: its drag ghost, its events, a refusal naming it."""
 
 from __future__ import annotations
 
