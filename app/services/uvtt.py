@@ -37,6 +37,7 @@ Ambient = Literal["lit", "dim", "dark"]
 FORMAT = 0.3
 MAX_POINTS = 20_000  # wall, window and door points in one file: a big Dungeondraft level has a few thousand
 MAX_LIGHTS = 500
+MAX_PIXELS = 1_000_000  # a map's side or a light's reach in pixels: what the map's commands take
 LIT_FROM, DIM_FROM = 0.6, 0.25
 AMBIENT_HEX = {"lit": "ffffffff", "dim": "ff808080", "dark": "ff000000"}
 WHITE = "#ffffff"
@@ -92,6 +93,8 @@ def parse(raw: bytes) -> UvttMap:
         doc = json.loads(raw)
     except UnicodeDecodeError:
         raise UvttError("That file is not a Universal VTT file: it is not text (JSON).") from None
+    except RecursionError:  # brackets nested thousands deep: no map is
+        raise UvttError("That file is not a Universal VTT file: it is nested too deep.") from None
     except json.JSONDecodeError as error:
         if error.msg.startswith("Unterminated") or error.pos >= len(raw.rstrip()) - 1:
             raise UvttError("That file is cut short: export it again and retry.") from None
@@ -108,6 +111,11 @@ def parse(raw: bytes) -> UvttMap:
     sx, sy = _xy(res.get("map_size"), "resolution.map_size")
     if sx <= 0 or sy <= 0:
         raise UvttError("The file's map_size must be more than 0 cells each way.")
+    if not max(sx * ppg, sy * ppg) <= MAX_PIXELS:  # inf and nan too
+        raise UvttError(
+            f"The file's map_size ({sx:g} by {sy:g} cells) at pixels_per_grid {ppg:g} is past any image's "
+            f"size (at most {MAX_PIXELS} pixels a side)."
+        )
     image = _image(doc.get("image"))
 
     def px(point: Any, where: str) -> Point:
@@ -204,6 +212,8 @@ def _light(light: Any, i: int, px: Any, ppg: float) -> Light:
     intensity = _number(light.get("intensity", 1), f"{where}.intensity")
     if reach < 0:
         raise UvttError(f"The file's {where}.range must not be negative.")
+    if not reach * ppg <= MAX_PIXELS:
+        raise UvttError(f"The file's {where}.range reaches past any map ({reach:g} cells).")
     dim = round(reach * ppg, PRECISION)
     bright = round(dim * min(max(intensity, 0.0), 2.0) / 2, PRECISION)
     return Light(x, y, bright=bright, dim=dim, color=colour_of(light.get("color"), f"{where}.color"))

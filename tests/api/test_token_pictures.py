@@ -192,3 +192,42 @@ def test_deleting_an_image_takes_it_off_the_tokens_that_showed_it(table: Table):
     r = table.http.delete(f"/api/campaigns/{table.id}/assets/{pic['id']}", headers=table.gm.auth)
     assert r.status_code == 204
     assert "picture" not in _token(table.view(table.gm), aria)
+
+
+def test_a_player_cannot_reframe_a_picture_the_gm_gave_their_token_from_an_image_not_theirs(table: Table):
+    """The GM frames one small square of a map image on a player's token: the player may take it off,
+    but framing another square of it would read the rest of the GM's image, square by square."""
+    ann, _, aria, _, _ = _setup(table)
+    secret = upload(table, dungeon_png(380, 290), name="the-lich-lair.png").json()
+    table.ok(table.gm, "map.token.picture", token=aria, image=secret["id"], crop={"x": 0, "y": 0, "size": 40})
+    before = _token(table.view(ann), aria)["picture"]
+    r = table.send(
+        ann, "map.token.picture", token=aria, image=secret["id"], crop={"x": 200, "y": 150, "size": 120}
+    )
+    assert r.status_code == 409
+    assert r.json()["detail"] == "There is no such image in this campaign. Upload the picture first."
+    assert _token(table.view(ann), aria)["picture"] == before
+    table.ok(ann, "map.token.picture", token=aria, image=None)  # taking it off is still theirs
+
+
+def test_a_pictures_image_and_frame_reach_no_player_in_its_event(table: Table):
+    """A player's log and sockets read a token's new picture as the view does: changed, never the id of
+    the GM's image nor its frame."""
+    ann, bob, aria, _, goblin = _setup(table)
+    secret = upload(table, dungeon_png(380, 290), name="the-lich-lair.png").json()
+    table.ok(table.gm, "map.token.picture", token=aria, image=secret["id"], crop={"x": 0, "y": 0, "size": 40})
+    table.ok(table.gm, "map.token.picture", token=goblin, image=secret["id"])
+    for seat in (ann, bob):
+        events = [e for e in table.events(seat) if e["type"] == "map.token_changed"]
+        assert events, "the players read that the tokens changed"
+        text = repr(events)
+        assert secret["id"] not in text and "crop" not in text
+
+
+def test_a_tokens_sight_reaches_no_player_in_its_event(table: Table):
+    """A token's sight (how far it sees in the dark) is the GM's preparation, as the view keeps it."""
+    ann, _, aria, _, _ = _setup(table)
+    table.ok(table.gm, "map.token.set", token=aria, sight={"range": 700, "darkvision": 420})
+    events = [e for e in table.events(ann) if e["type"] == "map.token_changed"]
+    assert events and "darkvision" not in repr(events) and "420" not in repr(events)
+    assert "sight" not in _token(table.view(ann), aria)

@@ -191,3 +191,26 @@ def test_a_players_image_and_tiles_on_a_vision_scene_hold_no_pixel_outside_explo
     gm = table.http.get(table.view(table.gm)["map"]["image_url"], headers=table.gm.auth)
     whole = np.asarray(Image.open(io.BytesIO(gm.content)).convert("RGB")).astype(int)
     assert ((whole[..., 0] > 150) & (whole[..., 1] < 90)).any()
+
+
+def test_a_uvtt_file_nested_too_deep_or_with_sizes_past_any_number_is_a_422(client, table: Table):
+    def sized(**resolution) -> bytes:
+        doc = uvtt_maker.document()
+        return json.dumps({**doc, "resolution": {**doc["resolution"], **resolution}}).encode()
+
+    doc = uvtt_maker.document()
+    far_light = {**doc, "lights": [{"position": {"x": 1, "y": 1}, "range": 1e308, "intensity": 1}]}
+    far_wall = {**doc, "line_of_sight": [[{"x": 1, "y": 1}, {"x": 1e308, "y": -1e308}]]}
+    cases = [
+        (b"[" * 200_000 + b"]" * 200_000, "not a Universal VTT file"),
+        (b'{"resolution": ' + b"[" * 100_000, "not a Universal VTT file"),
+        (sized(map_size={"x": 1e308, "y": 1e308}), "map_size"),
+        (sized(pixels_per_grid=1e308), "pixels_per_grid"),
+        (json.dumps(far_light).encode(), "lights[0].range"),
+        (json.dumps(far_wall).encode(), ""),
+    ]
+    for body, reason in cases:
+        r = _post(table, body)
+        assert r.status_code == 422, (reason, r.status_code, r.text[:300])
+        assert reason in r.json()["detail"], r.text[:300]
+    _nothing_written(client, table)

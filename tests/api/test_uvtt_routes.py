@@ -120,3 +120,55 @@ def test_opening_the_door_shows_the_next_room_in_the_players_image(table: Table)
     table.ok(table.gm, "map.door.set", wall=door["id"], open=True)
     after = _colours(table.http.get(table.view(ann)["map"]["image_url"], headers=ann.auth).content)
     assert _has(after, "east")  # lit by the east room's light, seen through the open door
+
+
+def test_a_tile_off_the_image_or_of_a_scene_not_shown_is_a_404_with_a_sentence(table: Table):
+    ann, scene = _player_in_the_west_room(table)
+    other = _import(table, name="Hidden.dd2vtt").json()["scene"]
+    base = f"/api/campaigns/{table.id}/scenes"
+    for path in (
+        f"{scene}/tiles/-1/0",
+        f"{scene}/tiles/0/-7",
+        f"{scene}/tiles/3/0",
+        f"{scene}/tiles/{10**30}/{10**30}",
+        f"{scene}/tiles/2/0",  # the east room: nothing of it explored
+        f"{other}/tiles/0/0",
+        f"{other}/image",
+        "nope/tiles/0/0",
+    ):
+        r = table.http.get(f"{base}/{path}", headers=ann.auth)
+        assert r.status_code == 404, (path, r.status_code, r.text)
+        assert r.json()["detail"].endswith(".") and "Hidden" not in r.text
+    for path in (f"{scene}/tiles/1.5/0", f"{scene}/tiles/a/0", f"{scene}/tiles/0/1e3"):
+        r = table.http.get(f"{base}/{path}", headers=ann.auth)
+        assert r.status_code == 422, (path, r.status_code)
+
+
+def test_bad_walls_doors_and_lights_are_refused_with_a_sentence_and_change_nothing(table: Table):
+    scene = _import(table).json()["scene"]
+    before = _gm_map(table, scene)
+    wall = next(w for w in before["walls"] if w["kind"] == "wall")
+    bad = [
+        ("map.wall.add", {"scene": scene, "points": [[10, 10]]}),
+        ("map.wall.add", {"scene": scene, "points": [[10, 10], [10, 10]]}),
+        ("map.wall.add", {"scene": scene, "points": [[10, 10], ["NaN", 20]]}),
+        ("map.wall.add", {"scene": scene, "points": [[10, 10], [1e308, 20]]}),
+        ("map.wall.add", {"scene": scene, "points": [[i, i % 7] for i in range(600)]}),
+        ("map.wall.add", {"scene": scene, "points": "nope"}),
+        ("map.wall.add", {"scene": scene, "points": [[10, 10], [20, 20]], "kind": "portal"}),
+        ("map.wall.add", {"scene": scene, "points": [[10, 10], [20, 20]], "locked": True}),
+        ("map.door.set", {"wall": wall["id"], "open": True}),
+        ("map.door.set", {"wall": "w-nope", "open": True}),
+        ("map.light.add", {"scene": scene, "x": 10, "y": 10, "bright": -5, "dim": 10}),
+        ("map.light.add", {"scene": scene, "x": 10, "y": 10, "bright": 20, "dim": 10}),
+        ("map.light.add", {"scene": scene, "x": 10, "y": 10, "dim": 0}),
+        ("map.light.add", {"scene": scene, "x": "Infinity", "y": 10, "dim": 10}),
+        ("map.light.add", {"scene": scene, "x": 99999, "y": 10, "dim": 10}),
+        ("map.light.remove", {"light": "l-nope"}),
+        ("map.wall.remove", {"wall": "w-nope"}),
+    ]
+    for kind, fields in bad:
+        r = table.send(table.gm, kind, **fields)
+        assert r.status_code in (403, 409, 422), (kind, fields, r.status_code, r.text)
+        assert isinstance(r.json()["detail"], str | list), r.text
+    assert _gm_map(table, scene) == before

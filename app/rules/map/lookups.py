@@ -45,7 +45,10 @@ def token_of(state: CampaignState, ref: str, ctx: Ctx) -> Token:
     """A token the asker may see: the GM any; a player one on the shown scene, theirs or in the open."""
     token = state.map.token(ref)
     if token is None or not (
-        ctx.actor.is_gm or (token.scene == state.map.shown and Sight(state, ctx.actor).token(token))
+        ctx.actor.is_gm
+        or (
+            token.scene == state.map.shown and Sight(state, ctx.actor, as_seen(state, ctx.actor)).token(token)
+        )
     ):
         raise RuleError("There is no such token on the map.")
     return token
@@ -56,8 +59,16 @@ def owns(ctx: Ctx, token: Token) -> bool:
 
 
 def visible_to_players(state: CampaignState, token: Token, seen: CampaignState | None = None) -> bool:
-    """Whether the table (any player) may see this token: the map's one answer (`Sight`)."""
-    return Sight(state, ANY_PLAYER, seen).token(token)
+    """Whether the table (any player) may see this token: the map's one answer (`Sight`), with the
+    characters as the game lets the table see them (5x5's fog of war conceals some)."""
+    return Sight(state, ANY_PLAYER, seen or as_seen(state, ANY_PLAYER)).token(token)
+
+
+def as_seen(state: CampaignState, viewer: Viewer) -> CampaignState:
+    """The campaign with what the game conceals from this viewer hidden (`Game.as_seen_by`)."""
+    from app.rules import registry  # the registry's games are made of this module's parts
+
+    return registry.game(state.system).as_seen_by(state, viewer)
 
 
 def audience(state: CampaignState, *tokens: Token) -> str:
@@ -78,11 +89,8 @@ def seers(state: CampaignState, sees: Callable[[Sight], bool]) -> set[str] | Non
     shown = state.map.scene(state.map.shown)
     if shown is None or not shown.vision:
         return None
-    return {
-        pid
-        for pid in party(state)
-        if sees(Sight(state, Viewer(role="player", participants=frozenset({pid}))))
-    }
+    viewers = [Viewer(role="player", participants=frozenset({pid})) for pid in party(state)]
+    return {next(iter(v.participants)) for v in viewers if sees(Sight(state, v, as_seen(state, v)))}
 
 
 def scene_audience(state: CampaignState, scene: Scene) -> str:

@@ -4,7 +4,8 @@ A token's picture is an image of the campaign (checked and re-encoded as every i
 it that the token's circle shows, both in the token's state: the GM frames it again at any time, undo
 gives back the one before, and the players are sent only that square, cut out on the server
 (docs/maps.md). The GM may give any token any image of the campaign; a player only their own characters'
-tokens, and only a picture they uploaded or the one the token already shows.
+tokens, and only a picture they uploaded: framing another square of an image the GM put on their token
+would read the rest of it, square by square.
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ def add_picture(state: CampaignState, cmd: AddPicture, ctx: Ctx) -> list[NewEven
     return [NewEvent(type="map.picture_added", data=data, audience="gm")]
 
 
-def may_use(asset: Asset, ctx: Ctx, current: str | None) -> bool:
-    """The GM any image; a player one they uploaded, or the picture the token shows already."""
-    return ctx.actor.is_gm or asset.id == current or ctx.actor.seat_id in asset.seats
+def may_use(asset: Asset, ctx: Ctx) -> bool:
+    """The GM any image; a player one they uploaded (not one the GM put on their token: its frame is
+    all of it they may see)."""
+    return ctx.actor.is_gm or ctx.actor.seat_id in asset.seats
 
 
 def set_picture(state: CampaignState, cmd: SetPicture, ctx: Ctx) -> list[NewEvent]:
@@ -50,7 +52,7 @@ def set_picture(state: CampaignState, cmd: SetPicture, ctx: Ctx) -> list[NewEven
         changes: dict[str, object] = {"image": None, "crop": None}
     else:
         asset = state.map.asset(cmd.image)
-        if asset is None or not may_use(asset, ctx, token.image):
+        if asset is None or not may_use(asset, ctx):
             raise RuleError(f"{NO_SUCH_IMAGE} Upload the picture first.")
         crop = _crop(asset, cmd)
         if cmd.image == token.image and crop == token.crop:

@@ -88,12 +88,18 @@ def build(state: CampaignState, viewer: Viewer, name: str, payload: dict[str, An
             ruler["private"] = True
         return {kind: ruler}
     token = state.map.token(str(body.get("token"))) if isinstance(body, dict) else None
-    if token is None or not Sight(state, viewer).token(token):
+    if token is None or not _seeing(state, viewer).token(token):
         raise RuleError("There is no such token on the map.")
     if not (viewer.is_gm or token.participant in viewer.participants):
         raise Forbidden("You can move only your own characters' tokens.")
     x, y = _point(body, "ghost")
     return {kind: {"scene": token.scene, "token": token.id, "x": x, "y": y, "by": name}}
+
+
+def _seeing(state: CampaignState, viewer: Viewer) -> Sight:
+    """The viewer's sight with the characters as the game lets them see them (a token whose character
+    the game conceals, as 5x5's fog of war does, is no token to them: its ghost neither)."""
+    return Sight(state, viewer, registry.game(state.system).as_seen_by(state, viewer))
 
 
 def visible_to(state: CampaignState, viewer: Viewer, message: dict[str, Any]) -> bool:
@@ -108,7 +114,7 @@ def visible_to(state: CampaignState, viewer: Viewer, message: dict[str, Any]) ->
         return bool(_board_spot(state, viewer, body["x"], body["y"]))
     if body.get("scene") != state.map.shown:
         return False
-    sight = Sight(state, viewer)
+    sight = _seeing(state, viewer)
     if kind == "map.ghost":
         token = state.map.token(body.get("token"))
         if token is None or not sight.token(token):

@@ -247,6 +247,22 @@ def _drawn(state: CampaignState | None, event: Event) -> Event | None:
     return event if now is not None and Sight(state, ANY_PLAYER).drawing(scene, now) else None
 
 
+_GMS_OF_A_TOKEN = ("image", "crop", "sight")  # which image a picture is cut from, its frame; a token's sight
+
+
+def _token_changed(state: CampaignState | None, event: Event) -> Event | None:
+    """A token's change as a player reads it: a new picture as `picture` (whether it has one; the square
+    is served by token), never the image it is cut from, its frame, or the token's sight, none of which a
+    player's view holds."""
+    changes = event.data.get("changes") or {}
+    if not any(k in changes for k in _GMS_OF_A_TOKEN):
+        return event
+    kept = {k: v for k, v in changes.items() if k not in _GMS_OF_A_TOKEN}
+    if "image" in changes:
+        kept["picture"] = changes["image"] is not None
+    return event.model_copy(update={"data": {**event.data, "changes": kept}})
+
+
 EVENT_VIEWS = {
     "map.asset_added": _gm_only,
     "map.wall_added": _gm_only,
@@ -262,6 +278,7 @@ EVENT_VIEWS = {
     "map.fog_revealed": _gm_only,
     "map.scene_updated": _scene_updated,
     "map.drawn": _drawn,
+    "map.token_changed": _token_changed,
 }
 
 
