@@ -46,14 +46,16 @@ class Conn:
 
     def viewer(self, state: CampaignState) -> Viewer:
         if self.page == "table":
-            return Viewer(role="spectator")
+            return state.table_viewer(self.seat_id, self.role)
         if self.preview:
             return state.viewer_for(self.preview, "player")
         return state.viewer_for(self.seat_id, self.role)
 
     def who(self) -> tuple:
         """What decides this socket's viewer: sockets that agree see the same thing."""
-        return ("table",) if self.page == "table" else (self.seat_id, self.role, self.preview)
+        if self.page == "table":  # every TV alike; a player's seat on it sees with its own characters
+            return ("table", self.seat_id) if self.role == "player" else ("table",)
+        return (self.seat_id, self.role, self.preview)
 
     def key(self, state: CampaignState) -> tuple:
         return (self.page, self.fmt, self.viewer(state).key)

@@ -35,7 +35,7 @@ def viewer_of(
 ) -> Viewer:
     """The viewer a page shows: the table view is public; the GM may preview a player's seat."""
     if page == "table":
-        return Viewer(role="spectator")
+        return state.table_viewer(seat.seat_id, seat.role)
     if preview:
         if not seat.is_gm:
             raise Forbidden("Only the GM can see the table as another player.")

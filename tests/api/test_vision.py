@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tests.helpers import Table
+from tests.helpers import Seat, Table
 from tests.mapping import scene_with_image
 
 # The 400 x 300 dungeon: a wall down x = 200 with a door in it (y 100 to 200); the red room is east of it.
@@ -49,3 +49,21 @@ def test_a_phone_opens_the_door_next_to_its_token_and_sees_the_room_beyond(table
     assert any(e["type"] == "map.door_set" for e in table.events(ann))
     refused = table.send(ann, "map.door.set", wall=door, open=False, locked=True)
     assert refused.status_code == 403 and "GM" in refused.json()["detail"]
+
+
+def test_the_tv_page_opened_by_a_player_sees_with_their_characters_and_the_tv_with_the_party(table: Table):
+    ann, scene, _ = _keep(table)
+    ben = table.join("Ben")
+    scout = table.character("Scout", owner=ben)
+    table.ok(table.gm, "map.token.place", scene=scene, x=320, y=150, participant=scout, free=True)
+
+    def tv(seat) -> str:
+        return table.http.get(f"/c/{table.id}/table", headers={**seat.auth, "Accept": "text/html"}).text
+
+    # Ben's scout stands in the east room with the ogre; Ann's Rook is behind the closed door.
+    assert "Ogre" not in json.dumps(table.view(ann)["map"])
+    assert "Ogre" not in tv(ann)  # the TV's page on Ann's phone is no window into Ben's sight
+    assert "Ogre" in tv(ben)
+    r = table.http.post(f"/api/campaigns/{table.id}/watch", json={"code": table.spectator, "name": "TV"})
+    assert r.status_code == 201, r.text
+    assert "Ogre" in tv(Seat(r.json()["token"], r.json()["seat_id"], "TV"))  # the room's TV: the party's

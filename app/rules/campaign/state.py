@@ -186,6 +186,13 @@ class CampaignState(Frozen):
             seat_id=seat_id, role=cast(Role, role), participants=owned if role == "player" else frozenset()
         )
 
+    def table_viewer(self, seat_id: str | None, role: str) -> Viewer:
+        """Who the table view (a TV's page) shows the table to: a spectator, what the party sees. Opened
+        by a player's seat, it is still a spectator's page, but with that player's characters, so its
+        sight is theirs: a player gets no more of the map by opening the TV's page on their phone."""
+        mine = self.viewer_for(seat_id, role).participants if role == "player" else frozenset()
+        return Viewer(seat_id=seat_id if mine else None, role="spectator", participants=mine)
+
     def seat_name(self, seat_id: str | None) -> str:
         seat = self.seat(seat_id)
         return seat.name if seat else "GM"
