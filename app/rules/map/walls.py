@@ -35,9 +35,11 @@ class Wall(Frozen):
     def blocks_sight(self) -> bool:
         return self.kind == "wall" or (self.kind == "door" and not self.open)
 
-    @property
+    @cached_property
     def midpoint(self) -> Point:
-        """The middle of the polyline's length (where a phone draws the door's button)."""
+        """The middle of the polyline's length (where a phone draws the door's button). Remembered on the
+        wall: every player's view after every push asks it of each door, and a wall is only ever copied
+        with other fields changed (a door opened or locked), never its points."""
         line = shapely.LineString(self.points)
         middle = line.interpolate(0.5, normalized=True)
         return (round(float(middle.x), 1), round(float(middle.y), 1))
