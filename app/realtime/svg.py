@@ -1,0 +1,26 @@
+"""Pieces of the map's SVG written in Python, where a template's loop cost a push more than the rest of
+its block: a player's image tiles on a vision scene (every view of every push lists a dozen or more)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from markupsafe import Markup, escape
+
+
+def tile_layer(tiles: Iterable[dict[str, Any]], page: Any, width: Any, height: Any) -> Markup:
+    """A player's image of a scene with vision, in the tiles their view lists (each named by its content):
+    a step that changes a few tiles' URLs downloads those alone, and each tile's id lets the page keep the
+    element of a tile whose URL did not change (static/js/fray.js). Nothing explored is black, as the
+    whole image's blanked pixels are. Every value escaped, as the templates escape them."""
+    p, w, h = escape(page), escape(width), escape(height)
+    parts = [f'<g class="map-tiles">\n  <rect class="map-tiles-ground" width="{w}" height="{h}"/>\n']
+    for t in tiles:
+        x, y = escape(t["x"]), escape(t["y"])
+        parts.append(
+            f'  <image class="map-tile" id="tile-{p}-{x}-{y}" href="{escape(t["url"])}" x="{x}" y="{y}"'
+            f' width="{escape(t["w"])}" height="{escape(t["h"])}" preserveAspectRatio="none"/>\n'
+        )
+    parts.append("</g>")
+    return Markup("".join(parts))
