@@ -22,6 +22,7 @@ from bench import (
     odds,
     triptycho_geometry,
     vision,
+    vision_geometry,
 )
 from bench import map as battle_map
 from bench.common import emit, machine_ms
@@ -43,6 +44,8 @@ TARGETS: dict[str, tuple[str, float]] = {
     "html_ratio_p99_200": ("<=", 1.5),
     "html_kb_per_viewer_push": ("<=", 0.6),
     "first_viewer_p50_ms": ("<=", 2),
+    "vision_move_cpu_ms_6_players": ("<=", 25),
+    "vision_ms_per_token_300_walls": ("<=", 3),
 }
 
 
@@ -78,6 +81,7 @@ def main(quick: bool) -> dict:
     worst_view = map_view.main()
     exact = odds.main()
     sight = vision.main(quick)
+    geometry = vision_geometry.main(11 if quick else 31)
     phones = bad_network.main(quick)
     machine = [machine_before, machine_ms()]
     emit("machine", machine_ms=machine)
@@ -116,6 +120,8 @@ def main(quick: bool) -> dict:
         "vision_move_cpu_ms_6_players": sight["move_cpu_ms_6_players"],
         "vision_kb_per_move": sight["kb_per_move"],
         "vision_4096_load_kb": sight["load_4096_kb"],
+        "vision_ms_per_token_300_walls": geometry["ms_per_token_300_walls"],
+        "vision_explore_ms": geometry["explore_ms"],
         "stall_noticed_s": phones["stall_noticed_s"],
         "converge_after_cut_s": phones["converge_after_cut_s"],
         "reconnects_per_min_after_recovery": phones["reconnects_per_min_after_recovery"],

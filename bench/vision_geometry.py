@@ -59,7 +59,7 @@ def main(runs: int = 31) -> dict:
         grow.append((time.process_time() - start) * 1000)
     print(f"vision_ms_per_token_300_walls {statistics.median(times):.2f}")
     return emit(
-        "vision",
+        "vision_geometry",
         ms_per_token_300_walls=round(statistics.median(times), 2),
         explore_ms=round(statistics.median(grow), 2),
         explored_corners=int(shapely.get_num_coordinates(area)),
