@@ -14,13 +14,21 @@ def tile_layer(tiles: Iterable[dict[str, Any]], page: Any, width: Any, height: A
     a step that changes a few tiles' URLs downloads those alone, and each tile's id lets the page keep the
     element of a tile whose URL did not change (static/js/fray.js). Nothing explored is black, as the
     whole image's blanked pixels are. Every value escaped, as the templates escape them."""
-    p, w, h = escape(page), escape(width), escape(height)
+    p, w, h = _attr(page), _attr(width), _attr(height)
     parts = [f'<g class="map-tiles">\n  <rect class="map-tiles-ground" width="{w}" height="{h}"/>\n']
     for t in tiles:
-        x, y = escape(t["x"]), escape(t["y"])
+        x, y = _attr(t["x"]), _attr(t["y"])
         parts.append(
-            f'  <image class="map-tile" id="tile-{p}-{x}-{y}" href="{escape(t["url"])}" x="{x}" y="{y}"'
-            f' width="{escape(t["w"])}" height="{escape(t["h"])}" preserveAspectRatio="none"/>\n'
+            f'  <image class="map-tile" id="tile-{p}-{x}-{y}" href="{_attr(t["url"])}" x="{x}" y="{y}"'
+            f' width="{_attr(t["w"])}" height="{_attr(t["h"])}" preserveAspectRatio="none"/>\n'
         )
     parts.append("</g>")
     return Markup("".join(parts))
+
+
+def _attr(value: Any) -> str:
+    """A value as an attribute's text: a number as Python writes it (as the templates do), anything else
+    escaped."""
+    if type(value) is int or type(value) is float:
+        return str(value)
+    return escape(value)
