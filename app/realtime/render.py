@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from app.realtime import svg
 from app.realtime.blocks import BlockMemo, digest
+from app.realtime.drawn import Drawn
 from app.realtime.log import log_entries
 from app.realtime.looks import seat_colours, token_looks
 from app.realtime.marks import token_marks
@@ -99,6 +100,7 @@ def _make_env() -> Environment:
     env.filters["token_marks"] = token_marks
     env.globals["token_looks"], env.globals["seat_colours"] = token_looks, seat_colours
     env.globals["tile_svg"] = svg.tile_layer
+    env.globals["drawn"] = Drawn()
     return env
 
 

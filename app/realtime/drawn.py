@@ -1,0 +1,42 @@
+"""Pieces of a block drawn once for what they are given, whichever viewer's block asks.
+
+A block is redrawn for a viewer when anything it read changed, but most of it is pieces that did not: a
+token moves and the map block of every viewer who sees it is redrawn, yet five of its six tokens read the
+same as before. A macro is a pure function of its arguments (and the environment's constant globals), so
+its markup is kept by a digest of them: `{{ drawn(token_item, t, look, ...) }}` draws a token only the
+first time those arguments are seen, by any viewer of any table in the process.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+from jinja2.runtime import Macro
+from markupsafe import Markup
+
+from app.realtime.blocks import digest
+
+KEEP = 8192  # pieces kept in the process (a token's markup is about a kilobyte)
+
+
+class Drawn:
+    """The kept pieces, by (macro, digest of its arguments); the oldest let go past `keep`."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self._kept: OrderedDict[tuple[Any, bytes], Markup] = OrderedDict()
+        self.draws = 0  # how many pieces were really drawn (for tests and benchmarks)
+
+    def __call__(self, macro: Macro, *args: Any) -> Markup:
+        # The macro's code names it: two templates' macros of the same name never share a piece.
+        key = (macro._func.__code__, digest(args))
+        hit = self._kept.get(key)
+        if hit is not None:
+            self._kept.move_to_end(key)
+            return hit
+        html = self._kept[key] = Markup(macro(*args))
+        self.draws += 1
+        while len(self._kept) > self.keep:
+            self._kept.popitem(last=False)
+        return html

@@ -1,0 +1,102 @@
+"""Pieces drawn once for what they are given (app/realtime/drawn.py): the same arguments give the kept
+markup, different ones a new drawing, two macros never share a piece, and the map's tokens are drawn per
+token, so a move draws the moved token alone (not every token of every viewer)."""
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from app.realtime.drawn import Drawn
+from app.realtime.render import ENV
+
+
+def _macros(drawn: Drawn) -> object:
+    env = Environment(autoescape=True)
+    env.globals["drawn"] = drawn
+    return env.from_string(
+        "{% macro a(t, n) %}<i>{{ t.name }}{{ n }}</i>{% endmacro %}"
+        "{% macro b(t, n) %}<b>{{ t.name }}{{ n }}</b>{% endmacro %}"
+        "{% macro row(ts) %}{% for t in ts %}{{ drawn(a, t, 1) }}{% endfor %}{% endmacro %}"
+    ).module
+
+
+def test_same_arguments_give_the_kept_markup_others_a_new_drawing() -> None:
+    drawn = Drawn()
+    m = _macros(drawn)
+    first = drawn(m.a, {"name": "<Ghoul>"}, 1)
+    assert first == Markup("<i>&lt;Ghoul&gt;1</i>")
+    assert drawn(m.a, {"name": "<Ghoul>"}, 1) is first  # an equal dict, another object: the same piece
+    assert drawn.draws == 1
+    assert drawn(m.a, {"name": "<Ghoul>"}, 2) == Markup("<i>&lt;Ghoul&gt;2</i>")
+    assert drawn(m.a, {"name": "Ann"}, 1) == Markup("<i>Ann1</i>")
+    assert drawn.draws == 3
+
+
+def test_two_macros_never_share_a_piece() -> None:
+    drawn = Drawn()
+    m = _macros(drawn)
+    assert drawn(m.a, {"name": "x"}, 1) == Markup("<i>x1</i>")
+    assert drawn(m.b, {"name": "x"}, 1) == Markup("<b>x1</b>")
+    assert drawn.draws == 2
+
+
+def test_the_oldest_pieces_are_let_go_past_the_limit() -> None:
+    drawn = Drawn(keep=2)
+    m = _macros(drawn)
+    for n in (1, 2, 3):
+        drawn(m.a, {"name": "x"}, n)
+    drawn(m.a, {"name": "x"}, 3)
+    assert drawn.draws == 3
+    drawn(m.a, {"name": "x"}, 1)  # let go: drawn again
+    assert drawn.draws == 4
+
+
+def test_from_a_template_loop_only_new_items_are_drawn() -> None:
+    drawn = Drawn()
+    m = _macros(drawn)
+    assert str(m.row([{"name": "a"}, {"name": "b"}])) == "<i>a1</i><i>b1</i>"
+    assert str(m.row([{"name": "a"}, {"name": "c"}])) == "<i>a1</i><i>c1</i>"
+    assert drawn.draws == 3
+
+
+def _token(tid: str, x: float, mine: bool = False) -> dict:
+    return {
+        "id": tid,
+        "x": x,
+        "y": 96.0,
+        "size": 1.0,
+        "color": "#3d7dd8",
+        "participant": None,
+        "name": f"Token {tid}",
+        "initials": tid[:2].upper(),
+        "mine": mine,
+        "locked": False,
+        "movable": mine,
+    }
+
+
+def _map(tokens: list[dict]) -> dict:
+    grid = {"type": "square", "size": 64, "offset": [0, 0]}
+    return {
+        "scene": "s1",
+        "name": "Crypt",
+        "width": 640,
+        "height": 640,
+        "grid": grid,
+        "player_moves": True,
+        "image_url": None,
+        "tokens": tokens,
+        "drawings": [],
+    }
+
+
+def test_a_move_draws_the_moved_token_alone() -> None:
+    frame = ENV.globals["mapui"].frame  # type: ignore[attr-defined]
+    drawn: Drawn = ENV.globals["drawn"]  # type: ignore[assignment]
+    tokens = [_token(f"t{i}", 32.0 + 64 * i) for i in range(6)]
+    before = str(frame(_map(tokens), "player", "c1"))
+    start = drawn.draws
+    moved = [*tokens[:2], {**tokens[2], "x": 999.0}, *tokens[3:]]
+    after = str(frame(_map(moved), "player", "c1"))
+    assert drawn.draws - start == 1  # the moved token; the frame's head and the other five were kept
+    assert 'data-token="t2" data-x="999.0"' in after and 'data-token="t2" data-x="160.0"' in before
+    assert after.replace("999.0", "160.0") == before  # the rest of the frame reads as before
