@@ -14,20 +14,22 @@ character sees), and their image holds only what those characters have explored:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from operator import is_
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import shapely
 
 from app.rules.campaign.state import CampaignState, Participant
-from app.rules.contract.frozen import kept_table
+from app.rules.contract.frozen import kept, kept_table
 from app.rules.map import vision
 from app.rules.map.geometry import drawings_in_the_open, scene_fogged
 from app.rules.map.state import Drawing, FogOp, MapState, Point, Scene, Token
+from app.rules.map.walls import Wall
 from app.rules.system import Viewer
 
+T = TypeVar("T")
 ANY_PLAYER = Viewer(role="player")  # a player with no character of their own: what the table sees
 
 
@@ -71,10 +73,35 @@ class Sight:
             return None
         if not self.scene(scene):
             return shapely.Polygon()
+        return vision.sight_of(scene, self._seeing(scene))
+
+    def _seeing(self, scene: Scene) -> list[Token]:
+        """The tokens whose sight this viewer gets on the scene."""
         pcs = self.sighted
-        return vision.sight_of(
-            scene, [t for t in self.state.map.tokens if t.scene == scene.id and t.participant in pcs]
-        )
+        return [t for t in self.state.map.tokens if t.scene == scene.id and t.participant in pcs]
+
+    def of_seen(self, scene: Scene, what: str, build: Callable[[shapely.Geometry], T]) -> T:
+        """A value made of `seen_region` alone (its outline as drawn), remembered with that sight: every
+        viewer whose tokens see the same gets the same, and a push that moved none of a viewer's tokens
+        does not make it again. Only asked where vision applies."""
+        return vision.of_sight(scene, self._seeing(scene), what, build)
+
+    def doors_seen(self, scene: Scene) -> list[Wall]:
+        """The scene's doors whose middles this viewer sees now (clear of fog), remembered with the walls
+        and the fog for where the viewer's tokens stand."""
+        doors = kept(scene, "_doors", (scene.walls,), lambda: [w for w in scene.walls if w.kind == "door"])
+        if not doors or not self.vision(scene):
+            return self._doors_seen(scene, doors)
+        table = kept(scene, "_doors_seen", (scene.walls, scene.fog), dict)
+        key = (vision.standing(self._seeing(scene)), self.scene(scene))
+        if key not in table:
+            table[key] = self._doors_seen(scene, doors)
+        found: list[Wall] = table[key]
+        return found
+
+    def _doors_seen(self, scene: Scene, doors: list[Wall]) -> list[Wall]:
+        seen = self.points(scene, [w.midpoint for w in doors]) if doors else []
+        return [w for w, s in zip(doors, seen, strict=True) if s]
 
     def explored(self, scene: Scene) -> shapely.Geometry | None:
         """The only part of the scene's image this viewer may hold: what their characters have explored

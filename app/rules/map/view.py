@@ -181,13 +181,10 @@ def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str
     the page dims the explored part outside it), the tiles of their image (what the phone loads, each
     named by its content, `tiles.tile_urls`), and the doors they see now, with whether they may try
     them (a locked door, or doors the GM keeps, they may not)."""
-    region = sight.seen_region(scene)
-    doors = [w for w in scene.walls if w.kind == "door"]
-    seen = sight.points(scene, [w.midpoint for w in doors]) if doors else []
     usable = state.map.players_open_doors and sight.viewer.role == "player"  # a spectator opens none
     return {
         "vision": True,
-        "sight": svg_path(region) if region is not None else "",
+        "sight": sight.of_seen(scene, "svg_path", svg_path) if sight.scene(scene) else "",
         "tiles": tile_urls(state.id, scene, viewer_tiles(sight, scene)),
         "doors": [
             {
@@ -197,8 +194,7 @@ def _players_sight(state: CampaignState, scene: Scene, sight: Sight) -> dict[str
                 "open": w.open,
                 "usable": usable and not w.locked,
             }
-            for w, s in zip(doors, seen, strict=True)
-            if s
+            for w in sight.doors_seen(scene)
         ],
     }
 

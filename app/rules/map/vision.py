@@ -13,8 +13,9 @@ scene with other walls starts afresh, and the many views and audiences of one st
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+from typing import cast as typed
 
 import numpy as np
 import shapely
@@ -25,6 +26,7 @@ from app.rules.map.walls import TokenSight, polygons_in
 EPSILON = 1e-5  # radians either side of a wall's end: the rays that slip past a corner
 CIRCLE_SEGMENTS = 16  # per quarter circle: a range or a light is a 64-gon drawn inside the circle
 MEMO_ENTRIES = 256  # sights a scene object keeps (each a polygon of a few hundred corners)
+T = TypeVar("T")
 TAU = 2 * np.pi
 _MEMO = "_vision"
 
@@ -210,7 +212,7 @@ def sight_at(scene: Scene, x: float, y: float, sight: TokenSight) -> shapely.Geo
 
 def sight_of(scene: Scene, tokens: Iterable[Token]) -> shapely.Geometry:
     """The union of these tokens' sight, prepared for point tests (remembered by where they stand)."""
-    ordered = tuple(sorted({(t.x, t.y, t.sight.range, t.sight.darkvision) for t in tokens}))
+    ordered = standing(tokens)
     memo = _memo(scene)
     key = ("union", ordered)
     found = memo.get(key)
@@ -220,6 +222,22 @@ def sight_of(scene: Scene, tokens: Iterable[Token]) -> shapely.Geometry:
         shapely.prepare(found)
         memo[key] = found
     return found
+
+
+def standing(tokens: Iterable[Token]) -> tuple[tuple[float, float, float | None, float], ...]:
+    """What the sight of these tokens is made of, besides the scene: where each stands and how it sees."""
+    return tuple(sorted({(t.x, t.y, t.sight.range, t.sight.darkvision) for t in tokens}))
+
+
+def of_sight(scene: Scene, tokens: Iterable[Token], what: str, build: Callable[[shapely.Geometry], T]) -> T:
+    """A value made of these tokens' sight alone (its outline as drawn), remembered with it: every push
+    rebuilds each player's view, and most players' tokens did not move."""
+    tokens = tuple(tokens)
+    memo = _memo(scene)
+    key = (what, standing(tokens))
+    if key not in memo:
+        memo[key] = build(sight_of(scene, tokens))
+    return typed(T, memo[key])
 
 
 def fog_area(scene: Scene) -> shapely.Geometry:

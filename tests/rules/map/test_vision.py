@@ -155,6 +155,25 @@ def test_a_players_view_carries_their_sight_and_the_doors_they_see():
     assert t.view("ben")["map"]["doors"] == [] and t.view("ben")["map"]["sight"] == ""
 
 
+def test_the_doors_and_sight_a_view_remembers_follow_fog_moves_and_undo():
+    """A view's doors and sight path are remembered for where the tokens stand (every push rebuilds every
+    player's view): fog over the door, a step away and an undo each give what a fresh reading gives."""
+    t, scene, door = _dungeon()
+    aria = _aria(t, scene, x=450)
+    near = t.view("ann")["map"]
+    assert [d["id"] for d in near["doors"]] == [door]
+    t.do("gm", "map.fog.cover", scene=scene, rect=[480, 280, 40, 40])
+    assert t.view("ann")["map"]["doors"] == []  # the same spot, the door's middle now under fog
+    t.do("gm", "campaign.undo")
+    assert t.view("ann")["map"]["doors"] == near["doors"]
+    t.do("ann", "map.token.move", token=aria, x=100, y=500, free=True)
+    away = t.view("ann")["map"]
+    assert away["sight"] != near["sight"] and away["doors"] == []  # the door is round the corner
+    t.do("gm", "campaign.undo")
+    assert t.view("ann")["map"]["sight"] == near["sight"]
+    assert t.view("ann")["map"]["doors"] == near["doors"]
+
+
 def test_a_players_image_key_follows_what_they_explored():
     t, scene, _ = _dungeon()
     aria = _aria(t, scene)
