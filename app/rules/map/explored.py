@@ -47,18 +47,24 @@ def record_sight(
         assert token.participant is not None
         seen = vision.token_sight(scene, token)
         at = where.get((scene.id, token.participant))
-        old = explored[at].shape if at is not None else None
+        record = explored[at] if at is not None else None
+        if record is not None and _absorbed(record, seen):
+            continue  # this very sight was found in it before: a step back onto known ground
+        old = record.shape if record is not None else None
         try:
             if old is not None and shapely.covers(old, seen):
+                _absorb(record, seen)
                 continue
             area = bounded(seen if old is None else shapely.union(old, seen))
         except shapely.errors.GEOSException:  # a reducer never fails: this sight is not recorded
             continue
         if old is not None and shapely.area(area) - shapely.area(old) < 1.0:
+            _absorb(record, seen)
             continue  # nothing new, to within a pixel
         rings = rings_of(area)
         grown = Explored.model_construct(scene=scene.id, participant=token.participant, polygons=rings)
         grown.__dict__["shape"] = area  # what `shape` would make of the rings: the same polygons
+        _absorb(grown, seen)
         if at is None:
             where[(scene.id, token.participant)] = len(explored)
             explored.append(grown)
@@ -68,6 +74,25 @@ def record_sight(
     if not changed:
         return state
     return state.model_copy(update={"map": state.map.model_copy(update={"explored": tuple(explored)})})
+
+
+ABSORBED = 16  # the sights an explored record remembers holding
+
+
+def _absorbed(record: Explored, seen: shapely.Geometry) -> bool:
+    """Whether this sight (the scene's remembered one for a spot, app/rules/map/vision.py) is known to add
+    nothing to the record: a token stepping back and forth over ground it has seen costs no union."""
+    return any(s is seen for s in record.__dict__.get(_ABSORBED, ()))
+
+
+def _absorb(record: Explored | None, seen: shapely.Geometry) -> None:
+    """Remember on the record (beside its fields, as `frozen.kept` does: dumps and equality ignore it)
+    that it holds this sight; the newest few, by identity."""
+    if record is not None:
+        record.__dict__[_ABSORBED] = (seen, *record.__dict__.get(_ABSORBED, ()))[:ABSORBED]
+
+
+_ABSORBED = "_absorbed_sights"  # a key of the record's __dict__ that is no field
 
 
 def bounded(area: shapely.Geometry) -> shapely.Geometry:
