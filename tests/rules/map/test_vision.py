@@ -207,6 +207,21 @@ def test_the_room_left_behind_stays_explored_without_its_tokens():
     assert Sight(t.state, t.viewer("ben")).explored(keep).contains(shapely.Point(200, 100))
 
 
+def test_steps_back_and_forth_keep_the_explored_record_and_new_ground_still_grows_it():
+    t, scene, door = _dungeon()
+    aria = _aria(t, scene)
+    t.do("ann", "map.token.move", token=aria, x=150, y=300, free=True)
+    (record,) = t.state.map.explored
+    for x in (100, 150, 100, 150):  # ground it has seen: the record stays, no union made
+        t.do("ann", "map.token.move", token=aria, x=x, y=300, free=True)
+        assert t.state.map.explored == (record,) and t.state.map.explored[0] is record
+    t.do("gm", "map.door.set", wall=door, open=True)  # the east room comes into sight: it grows
+    (grown,) = t.state.map.explored
+    assert grown is not record and grown.shape.area > record.shape.area + 10_000
+    t.do("ann", "map.token.move", token=aria, x=100, y=300, free=True)
+    assert t.state.map.explored[0] is grown
+
+
 def test_explored_areas_survive_a_restart():
     t, scene, _ = _dungeon(closed=False)
     aria = _aria(t, scene)
