@@ -331,6 +331,16 @@ def log_append(old: list[str], new: list[str]) -> str | None:
     return f'<ol hx-swap-oob="afterbegin:#log-list">{"".join(new[:fresh])}</ol>'
 
 
+def pages_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A view as the pages read it: the campaign's `seq` left out of `v.campaign` (a page reads `seq`
+    itself). It moves with every push, and a block that read the campaign's name would otherwise be
+    worked out again for every viewer of every push (app/realtime/blocks.py compares the keys read)."""
+    campaign = view.get("campaign")
+    if not isinstance(campaign, dict) or "seq" not in campaign:
+        return view
+    return {**view, "campaign": {k: v for k, v in campaign.items() if k != "seq"}}
+
+
 def page_context(
     game: Game,
     state: CampaignState,
@@ -346,7 +356,7 @@ def page_context(
     `described` is shared by the views of one push, so each event's log line is worded once;
     `people_kept` too, so the players' list of the others is built once (`shared_people`).
     """
-    view = game.view(state, viewer)
+    view = pages_view(game.view(state, viewer))
     participants = view["participants"]
     player = page == "player"
     shared = player and not viewer.is_gm

@@ -77,6 +77,32 @@ def test_a_one_pool_change_is_drawn_once_for_the_phones_who_see_it_alike_not_onc
     assert message.count("hx-swap-oob") == 3  # the row, the new log line, the seq
 
 
+def test_a_pool_change_leaves_every_phones_other_blocks_untouched_by_a_set_test(client):
+    """The campaign's seq moves with every push; a block that reads the campaign's name (the map, the
+    initiative) is found unchanged without looking at it again (`render.pages_view`): of each phone's
+    blocks, only the pools are looked at, and only they are drawn."""
+    table, phones = _table(client)
+    room, _ = _room(client, table, phones)
+    _push(room)
+    table.ok(table.gm, "generic.roll", expression="1d6")
+    _push(room)
+    reused, renders = room.memo.reused, room.memo.renders
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    blocks = len(render.LIVE_BLOCKS["player"]) - 1  # the log is compared by its lines
+    assert room.memo.reused - reused >= PHONES * (blocks - 1)  # all but the pools block, for every phone
+    assert room.memo.renders - renders <= 1
+
+
+def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(client):
+    table, _ = _table(client)
+    view = table.view(table.gm)
+    assert view["campaign"]["seq"] >= 1
+    paged = render.pages_view(view)
+    assert "seq" not in paged["campaign"] and paged["campaign"]["name"] == view["campaign"]["name"]
+    assert view["campaign"]["seq"] >= 1  # the view itself is not changed
+
+
 def _apply(page: str, message: str) -> str:
     """What the page's script does with a message's elements that morph by id: each replaces the
     element of its id (the log's append and the seq marker are the log's own tests)."""
