@@ -18,14 +18,17 @@ from markupsafe import Markup
 from app.realtime.blocks import digest
 
 KEEP = 8192  # pieces kept in the process (a token's markup is about a kilobyte)
+KEEP_CHARS = 16 * 1024 * 1024  # and their text at most (the GM's 2,000 walls are a few hundred KB)
 
 
 class Drawn:
-    """The kept pieces, by (macro, digest of its arguments); the oldest let go past `keep`."""
+    """The kept pieces, by (macro, digest of its arguments); the oldest let go past `keep` pieces or
+    `keep_chars` characters."""
 
-    def __init__(self, keep: int = KEEP) -> None:
-        self.keep = keep
+    def __init__(self, keep: int = KEEP, keep_chars: int = KEEP_CHARS) -> None:
+        self.keep, self.keep_chars = keep, keep_chars
         self._kept: OrderedDict[tuple[Any, bytes], Markup] = OrderedDict()
+        self._chars = 0
         self.draws = 0  # how many pieces were really drawn (for tests and benchmarks)
 
     def __call__(self, macro: Macro, *args: Any) -> Markup:
@@ -37,6 +40,8 @@ class Drawn:
             return hit
         html = self._kept[key] = Markup(macro(*args))
         self.draws += 1
-        while len(self._kept) > self.keep:
-            self._kept.popitem(last=False)
+        self._chars += len(html)
+        while len(self._kept) > self.keep or (self._chars > self.keep_chars and len(self._kept) > 1):
+            _, gone = self._kept.popitem(last=False)
+            self._chars -= len(gone)
         return html

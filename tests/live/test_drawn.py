@@ -50,6 +50,18 @@ def test_the_oldest_pieces_are_let_go_past_the_limit() -> None:
     assert drawn.draws == 4
 
 
+def test_the_oldest_pieces_are_let_go_past_the_text_kept() -> None:
+    drawn = Drawn(keep_chars=25)  # each piece here is 11 characters: two fit
+    m = _macros(drawn)
+    for n in (10, 20, 30):
+        drawn(m.a, {"name": "xx"}, n)
+    drawn(m.a, {"name": "xx"}, 30)
+    drawn(m.a, {"name": "xx"}, 20)
+    assert drawn.draws == 3
+    drawn(m.a, {"name": "xx"}, 10)  # let go: drawn again
+    assert drawn.draws == 4
+
+
 def test_from_a_template_loop_only_new_items_are_drawn() -> None:
     drawn = Drawn()
     m = _macros(drawn)
