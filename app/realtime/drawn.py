@@ -9,13 +9,13 @@ first time those arguments are seen, by any viewer of any table in the process.
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from collections import OrderedDict
 from typing import Any
 
 from jinja2.runtime import Macro
 from markupsafe import Markup
-
-from app.realtime.blocks import digest
 
 KEEP = 8192  # pieces kept in the process (a token's markup is about a kilobyte)
 KEEP_CHARS = 16 * 1024 * 1024  # and their text at most (the GM's 2,000 walls are a few hundred KB)
@@ -32,8 +32,12 @@ class Drawn:
         self.draws = 0  # how many pieces were really drawn (for tests and benchmarks)
 
     def __call__(self, macro: Macro, *args: Any) -> Markup:
+        try:  # pickled: equal bytes only from equal values (a str and Markup of one text differ)
+            data = pickle.dumps(args, protocol=5)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return Markup(macro(*args))  # not to be told apart safely: drawn, not kept
         # The macro's code names it: two templates' macros of the same name never share a piece.
-        key = (macro._func.__code__, digest(args))
+        key = (macro._func.__code__, hashlib.blake2b(data, digest_size=16).digest())
         hit = self._kept.get(key)
         if hit is not None:
             self._kept.move_to_end(key)

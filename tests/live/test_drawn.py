@@ -31,6 +31,22 @@ def test_same_arguments_give_the_kept_markup_others_a_new_drawing() -> None:
     assert drawn.draws == 3
 
 
+def test_markup_and_text_of_the_same_characters_are_not_one_piece() -> None:
+    drawn = Drawn()
+    m = _macros(drawn)
+    assert drawn(m.a, {"name": "<b>"}, 1) == Markup("<i>&lt;b&gt;1</i>")
+    assert drawn(m.a, {"name": Markup("<b>")}, 1) == Markup("<i><b>1</i>")
+
+
+def test_arguments_that_cannot_be_told_apart_are_drawn_not_kept() -> None:
+    drawn = Drawn()
+    m = _macros(drawn)
+    odd = {"name": "x", "f": lambda: None}  # a lambda does not pickle
+    assert drawn(m.a, odd, 1) == Markup("<i>x1</i>")
+    assert drawn(m.a, odd, 1) == Markup("<i>x1</i>")
+    assert drawn.draws == 0
+
+
 def test_two_macros_never_share_a_piece() -> None:
     drawn = Drawn()
     m = _macros(drawn)
