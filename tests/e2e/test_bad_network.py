@@ -185,6 +185,11 @@ def test_a_reply_lost_after_the_server_acted_is_resent_silently_and_acts_once(
     d20 = phone.locator("#rolls form[aria-label='d20']")
     d20.get_by_role("button").tap()
     expect(phone.locator("#log")).to_contain_text("Ann rolled 1d20")
+    # The push goes out before the reply is written, so the reply may reach the proxy a moment later.
+    for _ in range(100):
+        if proxy.eaten:
+            break
+        phone.wait_for_timeout(50)
     assert proxy.eaten == 1  # the server answered, and the phone never heard it
     expect(d20.locator(".form-msg .msg.ok")).to_be_visible(timeout=10_000)  # the reply, from the resend
     phone.wait_for_timeout(1500)
