@@ -14,6 +14,7 @@ import pickle
 from collections import OrderedDict
 from typing import Any
 
+from jinja2 import Undefined
 from jinja2.runtime import Macro
 from markupsafe import Markup
 
@@ -30,12 +31,15 @@ class Drawn:
         self._kept: OrderedDict[tuple[Any, bytes], Markup] = OrderedDict()
         self._chars = 0
         self.draws = 0  # how many pieces were really drawn (for tests and benchmarks)
+        self.unkept = 0  # how many were drawn without being kept
 
     def __call__(self, macro: Macro, *args: Any) -> Markup:
+        if any(isinstance(a, Undefined) for a in args):  # it pickles the object it was looked up on
+            return self._unkept(macro, args)
         try:  # pickled: equal bytes only from equal values (a str and Markup of one text differ)
             data = pickle.dumps(args, protocol=5)
         except (pickle.PicklingError, TypeError, AttributeError):
-            return Markup(macro(*args))  # not to be told apart safely: drawn, not kept
+            return self._unkept(macro, args)  # not to be told apart safely
         # The macro's code names it: two templates' macros of the same name never share a piece.
         key = (macro._func.__code__, hashlib.blake2b(data, digest_size=16).digest())
         hit = self._kept.get(key)
@@ -49,3 +53,8 @@ class Drawn:
             _, gone = self._kept.popitem(last=False)
             self._chars -= len(gone)
         return html
+
+    def _unkept(self, macro: Macro, args: tuple[Any, ...]) -> Markup:
+        """Drawn and not kept (an argument the key cannot name); counted, so a test sees it."""
+        self.unkept += 1
+        return Markup(macro(*args))

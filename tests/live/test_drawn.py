@@ -44,7 +44,18 @@ def test_arguments_that_cannot_be_told_apart_are_drawn_not_kept() -> None:
     odd = {"name": "x", "f": lambda: None}  # a lambda does not pickle
     assert drawn(m.a, odd, 1) == Markup("<i>x1</i>")
     assert drawn(m.a, odd, 1) == Markup("<i>x1</i>")
-    assert drawn.draws == 0
+    assert drawn.draws == 0 and drawn.unkept == 2
+
+
+def test_an_undefined_argument_is_drawn_not_kept() -> None:
+    """Jinja's Undefined pickles the object it was looked up on: kept by it, a piece would be drawn anew
+    whenever that object changed (the GM's walls, on every push, for a scene without lights)."""
+    drawn = Drawn()
+    env = Environment(autoescape=True)
+    env.globals["drawn"] = drawn
+    m = env.from_string("{% macro a(t, n) %}<i>{{ n or 'none' }}</i>{% endmacro %}").module
+    assert str(env.from_string("{{ drawn(m.a, v, v.nope) }}").render(m=m, v={"x": 1})) == "<i>none</i>"
+    assert drawn.draws == 0 and drawn.unkept == 1
 
 
 def test_two_macros_never_share_a_piece() -> None:
@@ -128,3 +139,21 @@ def test_a_move_draws_the_moved_token_alone() -> None:
     assert drawn.draws - start == 1  # the moved token; the frame's head and the other five were kept
     assert 'data-token="t2" data-x="999.0"' in after and 'data-token="t2" data-x="160.0"' in before
     assert after.replace("999.0", "160.0") == before  # the rest of the frame reads as before
+
+
+def test_the_gms_walls_are_drawn_once_while_tokens_move() -> None:
+    """A scene with walls and no lights (the GM's view then has no `lights`): a move redraws the token."""
+    frame = ENV.globals["mapui"].frame  # type: ignore[attr-defined]
+    drawn: Drawn = ENV.globals["drawn"]  # type: ignore[assignment]
+    walls = [
+        {"id": f"w{i}", "kind": "wall", "points": [[64 * i, 0], [64 * i, 64]], "open": False, "locked": False}
+        for i in range(10)
+    ]
+    tokens = [_token("t0", 32.0), _token("t1", 96.0)]
+    first = str(frame({**_map(tokens), "walls": walls, "vision": True}, "gm", "c1"))
+    assert 'data-wall="w9"' in first
+    start = drawn.draws
+    for x in (160.0, 224.0):
+        moved = [{**tokens[0], "x": x}, tokens[1]]
+        assert 'data-wall="w9"' in str(frame({**_map(moved), "walls": walls, "vision": True}, "gm", "c1"))
+    assert drawn.draws - start == 2  # the moved token, twice; the walls and the rest kept
