@@ -86,6 +86,10 @@
     var status = root.querySelector(".tp-status");
     var maps = JSON.parse(document.getElementById("tp-maps-data").textContent || "[]");
     var map = { id: "new-map", name: "New map", grid: 1, sections: [], borders: [] };
+    // What someone typed into the id or name while the page was still loading is theirs: kept.
+    var typedId = root.querySelector("[name=mid]").value.trim(), typedName = root.querySelector("[name=mname]").value;
+    if (typedId) map.id = typedId;
+    if (typedName.trim()) map.name = typedName;
     var mode = "select", selected = null, edge = null, draft = [], drag = null;
     var VIEW = { x: -2, y: -2, w: 28, h: 18 };
 
