@@ -118,6 +118,7 @@ def main(quick: bool) -> dict:
         "map_view_worst_warm_ms": worst_view["warm_ms_p50"],
         "odds_cold_worst_ms": exact["worst_ms"],
         "vision_move_cpu_ms_6_players": sight["move_cpu_ms_6_players"],
+        "vision_walk_cpu_ms_6_players_gm": sight["walk_cpu_ms_6_players_gm"],
         "vision_kb_per_move": sight["kb_per_move"],
         "vision_4096_load_kb": sight["load_4096_kb"],
         "vision_ms_per_token_300_walls": geometry["ms_per_token_300_walls"],

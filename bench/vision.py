@@ -1,5 +1,6 @@
 """Sight from walls (issue 29): a token move's server CPU on a six-player table with vision on a scene of
-300 wall segments (every push included), what a phone downloads after its token moves one cell (the
+300 wall segments (every push included: a step between two cells; and a walk with the GM's console open,
+every move a new spot, `walk_cpu_ms_6_players_gm`), what a phone downloads after its token moves one cell (the
 tiles whose content changed), and a phone's first load of a 4096 x 4096 vision map (the tiles of what it
 has explored).
 
@@ -75,11 +76,18 @@ async def _table(http: httpx.AsyncClient, room: dict, raw: bytes) -> tuple[str, 
     return scene, tokens
 
 
-async def move_cpu(url: str, pid: int, raw: bytes, rate: float, duration: float) -> dict:
+async def move_cpu(url: str, pid: int, raw: bytes, rate: float, duration: float, walk: bool = False) -> dict:
     """Six players, each a phone on the socket and a token on the vision scene; the first player's token
-    steps between two cells. Server CPU over the run, per move."""
+    steps between two cells. Server CPU over the run, per move.
+
+    `walk`: the GM's console on the socket too, and the GM walks the hero's token cell by cell over the
+    first two rooms (through the wall between them as a GM may), so every move of a run is a new spot: a
+    new sight, ground explored, no earlier render of the same spot to find again."""
     rooms, senders = await fanout._fray_rooms(url, 1, PLAYERS, PLAYERS)
     room = rooms[0]
+    if walk:
+        gm_socket = url.replace("http", "ws") + f"/ws/campaigns/{room['id']}?page=gm&after=999999"
+        room["clients"].append((gm_socket, room["gm"]))
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
         _, tokens = await _table(http, room, raw)
         turn = 0
@@ -90,7 +98,11 @@ async def move_cpu(url: str, pid: int, raw: bytes, rate: float, duration: float)
             turn += 1
             x, y = _centre(SMALL[1], 1 + turn % 2, 2)
             move = {"type": "map.token.move", "token": tokens[0], "x": x, "y": y}
-            r = await http.post(f"/api/campaigns/{room_id}/commands", headers=senders[room_id], json=move)
+            if walk:  # cell by cell, row by row over two rooms: a new spot each move for 50 moves
+                row, along = divmod(turn % 50, 10)
+                move.update(zip(("x", "y"), _centre(SMALL[1], along if row % 2 == 0 else 9 - along, row)))
+            who = room["gm"] if walk else senders[room_id]
+            r = await http.post(f"/api/campaigns/{room_id}/commands", headers=who, json=move)
             r.raise_for_status()
             return int(r.json()["seq"])
 
@@ -173,13 +185,14 @@ def main(quick: bool = False) -> dict:
     small = _file(*SMALL, segments=SEGMENTS)
     big = _file(*BIG, segments=None)
     duration, slices = (3.0, 1) if quick else (10.0, 3)
-    cpu, moves = [], []
+    cpu, moves, walks = [], [], []
     env = {"FRAY_MAX_UPLOAD_BYTES": str(64 * 1024 * 1024)}  # the 4096 map's file, whatever its image
     with fray_server(extra_env=env) as (url, pid):
         for _ in range(slices):  # the median of `slices` runs, each a table of its own
             run = asyncio.run(move_cpu(url, pid, small, 5.0, duration))
             cpu.append(run["cpu_ms_per_move"])
             moves.append(run)
+            walks.append(asyncio.run(move_cpu(url, pid, small, 5.0, duration, walk=True)))
         stepped = phone(url, small, SMALL[1], move=True)
         loaded = phone(url, big, BIG[1], move=False)
     return emit(
@@ -190,6 +203,9 @@ def main(quick: bool = False) -> dict:
         move_cpu_ms_runs=[round(c, 2) for c in cpu],
         move_p99_ms=statistics.median(m["p99_ms"] for m in moves),
         moves_lost=sum(m["lost"] for m in moves),
+        walk_cpu_ms_6_players_gm=round(statistics.median(w["cpu_ms_per_move"] for w in walks), 2),
+        walk_cpu_ms_runs=[round(w["cpu_ms_per_move"], 2) for w in walks],
+        walk_moves_lost=sum(w["lost"] for w in walks),
         by=stepped["by"],
         kb_per_move=stepped.get("kb_per_move"),
         tiles_per_move=stepped.get("new_tiles"),
