@@ -100,7 +100,8 @@ async def move_cpu(url: str, pid: int, raw: bytes, rate: float, duration: float,
             move = {"type": "map.token.move", "token": tokens[0], "x": x, "y": y}
             if walk:  # cell by cell, row by row over two rooms: a new spot each move for 50 moves
                 row, along = divmod(turn % 50, 10)
-                move.update(zip(("x", "y"), _centre(SMALL[1], along if row % 2 == 0 else 9 - along, row)))
+                x, y = _centre(SMALL[1], along if row % 2 == 0 else 9 - along, row)
+                move.update(x=x, y=y)
             who = room["gm"] if walk else senders[room_id]
             r = await http.post(f"/api/campaigns/{room_id}/commands", headers=who, json=move)
             r.raise_for_status()
