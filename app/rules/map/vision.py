@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
-from typing import cast as typed
 
 import numpy as np
 import shapely
@@ -237,7 +236,8 @@ def of_sight(scene: Scene, tokens: Iterable[Token], what: str, build: Callable[[
     key = (what, standing(tokens))
     if key not in memo:
         memo[key] = build(sight_of(scene, tokens))
-    return typed(T, memo[key])
+    found: T = memo[key]
+    return found
 
 
 def fog_area(scene: Scene) -> shapely.Geometry:
