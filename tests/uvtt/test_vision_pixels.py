@@ -10,6 +10,7 @@ import pyvips
 import shapely
 from PIL import Image
 
+from app.rules.map import tiles as tiles_of_rules
 from app.rules.map.state import FogOp
 from app.services import map_tiles
 from tests import uvtt_maker
@@ -133,3 +134,34 @@ def test_ragged_regions_of_every_angle_keep_no_pixel_outside():
             HEIGHT, WIDTH
         )
         assert _squares_outside(kept, star) == 0
+
+
+def test_halves_found_unchanged_give_the_tiles_cut_afresh_and_are_not_cut_again(monkeypatch):
+    """The halving remembers each half's region and its tiles (`known_nodes`): after one more cell is
+    explored, the halves it does not reach are taken as they were, and every tile reads as if cut afresh."""
+    wide = 24 * uvtt_maker.PPG  # 1,200 pixels: five tiles a row, so most halves miss the new cell
+    before = map_tiles.kept_region(_explored(), (), wide, HEIGHT)
+    after = map_tiles.kept_region(_explored().union(shapely.box(350, 200, 400, 250)), (), wide, HEIGHT)
+    cut: list[tuple[int, int]] = []
+    clip = tiles_of_rules.clip_tile
+
+    def counted(local, tx, ty, *rest):
+        cut.append((tx, ty))
+        return clip(local, tx, ty, *rest)
+
+    monkeypatch.setattr(tiles_of_rules, "clip_tile", counted)
+    nodes: dict = {}
+    first = map_tiles.clipped_tiles(before, wide, HEIGHT, made_nodes=nodes)
+    assert len(cut) == len(set(cut)) >= len(first) == 3  # each tile cut once, at first
+    cut.clear()
+    again: dict = {}
+    stepped = map_tiles.clipped_tiles(after, wide, HEIGHT, known_nodes=nodes, made_nodes=again)
+    assert cut and (0, 1) not in cut and (0, 0) not in cut  # the west room's tiles: found, not cut
+    assert set(cut) <= {(1, 0), (1, 1)}  # only around the new cell
+    fresh = map_tiles.clipped_tiles(after, wide, HEIGHT)
+    assert [(tx, ty) for tx, ty, _ in stepped] == [(tx, ty) for tx, ty, _ in fresh]
+    for (_, _, a), (_, _, b) in zip(stepped, fresh, strict=True):
+        assert shapely.equals_exact(a, b)
+    cut.clear()
+    map_tiles.clipped_tiles(after, wide, HEIGHT, known_nodes=again)
+    assert cut == []  # nothing changed: the whole image found at once

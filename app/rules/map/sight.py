@@ -256,7 +256,7 @@ def explored_entry(m: MapState, scene: Scene, pcs: frozenset[str]) -> ExploredEn
     """`explored_area`'s entry, kept in a table on the map state (shared by its copies) by scene and
     characters, and made afresh only when the scene or one of these characters' records of it changed:
     a move that grows one player's explored area leaves every other viewer's entry, and what it holds,
-    as it was. A new entry takes over its predecessor's `kept` clips (what tiles.py reuses)."""
+    as it was. A new entry takes over its predecessor's `kept` clips and halves (what tiles.py reuses)."""
     table = kept_table(m, _EXPLORED_MEMO)
     parts = tuple(e for e in m.explored if e.scene == scene.id and e.participant in pcs)
     basis = (scene, *parts)
@@ -269,12 +269,13 @@ def explored_entry(m: MapState, scene: Scene, pcs: frozenset[str]) -> ExploredEn
     if scene.fog:
         area = shapely.difference(area, vision.fog_area(scene))
     area = shapely.intersection(area, shapely.box(0, 0, scene.width, scene.height))
-    carried = {"clips": hit.kept["clips"]} if hit is not None and "clips" in hit.kept else {}
+    carried = {k: hit.kept[k] for k in CARRIED if k in hit.kept} if hit is not None else {}
     entry = table[key] = ExploredEntry(basis, area, carried)
     return entry
 
 
 _EXPLORED_MEMO = "_explored_areas"  # a key of the map state's __dict__ that is no field
+CARRIED = ("clips", "nodes", "keys")  # what an entry's tiles leave its successor (map/tiles.py)
 
 
 def sight(state: CampaignState, viewer: Viewer, seen: CampaignState | None = None) -> Sight:

@@ -40,6 +40,10 @@ ROUND = 16  # coordinates kept to 1/16 of a pixel in what is drawn and named
 MARGIN = 8  # pixels around a tile that its erosion reads (more than ERODE)
 
 Clips = dict[str, shapely.Geometry | None]  # a tile's clipped region by its surroundings' digest
+Placed = tuple[int, int, shapely.Geometry]  # a tile (tx, ty) and what it may show
+# A block of tiles (tx0, ty0, tx1, ty1) of the halving: the region around it, the tiles it gave and
+# their clipped regions by their surroundings' digest
+Nodes = dict[tuple[int, int, int, int], tuple[shapely.Geometry, list[Placed], Clips]]
 
 
 class Tile(NamedTuple):
@@ -146,13 +150,23 @@ def _made(
     surroundings are the same, and leaving this call's there for the next."""
     region = kept_region(explored, fog, width, height)
     made: Clips = {}
-    clipped = clipped_tiles(region, width, height, (kept or {}).get("clips"), made)
-    if kept is not None:
-        kept["clips"] = made
+    nodes: Nodes = {}
+    known = kept or {}
+    clipped = clipped_tiles(region, width, height, known.get("clips"), made, known.get("nodes"), nodes)
+    # A tile's key by its clipped region (found again by identity: a half found unchanged gives the very
+    # regions it gave before), held with it so its id stays its own; of the same asset only
+    named: dict[int, tuple[shapely.Geometry, str]] = {}
+    last_asset, last_keys = known.get("keys") or (None, None)
+    keys: dict[int, tuple[shapely.Geometry, str]] = last_keys if last_asset == asset and last_keys else {}
     tiles = []
     for tx, ty, c in clipped:
         x, y, w, h = tile_box(tx, ty, width, height) or (0, 0, 0, 0)
-        tiles.append(Tile(tx, ty, x, y, w, h, c, tile_key(asset, tx, ty, c)))
+        hit = keys.get(id(c))
+        key = hit[1] if hit is not None and hit[0] is c else tile_key(asset, tx, ty, c)
+        named[id(c)] = (c, key)
+        tiles.append(Tile(tx, ty, x, y, w, h, c, key))
+    if kept is not None:
+        kept["clips"], kept["nodes"], kept["keys"] = made, nodes, (asset, named)
     return Tiles(asset, width, height, region, tiles)
 
 
@@ -211,17 +225,23 @@ def clipped_tiles(
     height: int,
     known: Clips | None = None,
     made: Clips | None = None,
-) -> list[tuple[int, int, shapely.Geometry]]:
+    known_nodes: Nodes | None = None,
+    made_nodes: Nodes | None = None,
+) -> list[Placed]:
     """Every tile the region reaches, with what it may show (`clip_tile`: what the tile draws and is
     named by), row by row. The region is cut in halves down to single tiles, always along the same
     lines of the image's tile grid (so a tile's surroundings are cut the same way whatever else changed):
     each corner is clipped about log2(tiles) times rather than once per tile. `known`: clipped regions
-    already made, by their surroundings' digest; `made` receives this call's."""
+    already made, by their surroundings' digest; `made` receives this call's. `known_nodes`: the last
+    call's halves, each with the region around it and its tiles: a half whose region is exactly as it was
+    gives the same tiles without being cut again (a step grows the area in one place); `made_nodes`
+    receives this call's."""
     if region.is_empty:
         return []
-    out: list[tuple[int, int, shapely.Geometry]] = []
+    out: list[Placed] = []
     found = (known or {}, {} if made is None else made)
-    _split(region, (0, 0, -(-width // TILE), -(-height // TILE)), width, height, found, out)
+    nodes = (known_nodes or {}, {} if made_nodes is None else made_nodes)
+    _split(region, (0, 0, -(-width // TILE), -(-height // TILE)), width, height, found, nodes, out)
     out.sort(key=lambda t: (t[1], t[0]))
     return out
 
@@ -232,26 +252,35 @@ def _split(
     width: int,
     height: int,
     found: tuple[Clips, Clips],
-    out: list[tuple[int, int, shapely.Geometry]],
+    nodes: tuple[Nodes, Nodes],
+    out: list[Placed],
 ) -> None:
     tx0, ty0, tx1, ty1 = tiles
     around = (tx0 * TILE - MARGIN, ty0 * TILE - MARGIN, tx1 * TILE + MARGIN, ty1 * TILE + MARGIN)
     piece = shapely.clip_by_rect(piece, *around)
     if piece.is_empty:
         return
+    last = nodes[0].get(tiles)
+    if last is not None and shapely.equals_exact(last[0], piece, normalize=True):  # the same, in any order
+        nodes[1][tiles] = last
+        out.extend(last[1])
+        found[1].update(last[2])  # its tiles' clipped regions stay known, for when it changes
+        return
+    start, clips = len(out), len(found[1])
     if tx1 - tx0 == 1 and ty1 - ty0 == 1:
         made = clip_tile(piece, tx0, ty0, width, height, *found)
         if made is not None:
             out.append((tx0, ty0, made))
-        return
-    if tx1 - tx0 >= ty1 - ty0:
-        mid = (tx0 + tx1) // 2
-        halves = [(tx0, ty0, mid, ty1), (mid, ty0, tx1, ty1)]
     else:
-        mid = (ty0 + ty1) // 2
-        halves = [(tx0, ty0, tx1, mid), (tx0, mid, tx1, ty1)]
-    for half in halves:
-        _split(piece, half, width, height, found, out)
+        if tx1 - tx0 >= ty1 - ty0:
+            mid = (tx0 + tx1) // 2
+            halves = [(tx0, ty0, mid, ty1), (mid, ty0, tx1, ty1)]
+        else:
+            mid = (ty0 + ty1) // 2
+            halves = [(tx0, ty0, tx1, mid), (tx0, mid, tx1, ty1)]
+        for half in halves:
+            _split(piece, half, width, height, found, nodes, out)
+    nodes[1][tiles] = (piece, out[start:], dict(list(found[1].items())[clips:]))
 
 
 def clip_tile(
