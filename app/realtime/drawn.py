@@ -5,11 +5,16 @@ token moves and the map block of every viewer who sees it is redrawn, yet five o
 same as before. A macro is a pure function of its arguments (and the environment's constant globals), so
 its markup is kept by a digest of them: `{{ drawn(token_item, t, look, ...) }}` draws a token only the
 first time those arguments are seen, by any viewer of any table in the process.
+
+Arguments the view shares between pushes (the GM's walls, kept on their scene, app/rules/map/view.py) are
+found by identity before they are pickled: a view is never changed once built, and each is held here while
+its key is, so its id stays its own.
 """
 
 from __future__ import annotations
 
 import hashlib
+import operator
 import pickle
 from collections import OrderedDict
 from typing import Any
@@ -20,6 +25,7 @@ from markupsafe import Markup
 
 KEEP = 8192  # pieces kept in the process (a token's markup is about a kilobyte)
 KEEP_CHARS = 16 * 1024 * 1024  # and their text at most (the GM's 2,000 walls are a few hundred KB)
+KEEP_BY_IDENTITY = 1024  # the last arguments whose keys are found by identity
 
 
 class Drawn:
@@ -30,18 +36,28 @@ class Drawn:
         self.keep, self.keep_chars = keep, keep_chars
         self._kept: OrderedDict[tuple[Any, bytes], Markup] = OrderedDict()
         self._chars = 0
+        # (macro's code, ids of the arguments) -> (the arguments, held so their ids stay theirs; the key)
+        self._by_identity: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, bytes]]] = {}
         self.draws = 0  # how many pieces were really drawn (for tests and benchmarks)
         self.unkept = 0  # how many were drawn without being kept
 
     def __call__(self, macro: Macro, *args: Any) -> Markup:
-        if any(isinstance(a, Undefined) for a in args):  # it pickles the object it was looked up on
-            return self._unkept(macro, args)
-        try:  # pickled: equal bytes only from equal values (a str and Markup of one text differ)
-            data = pickle.dumps(args, protocol=5)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            return self._unkept(macro, args)  # not to be told apart safely
-        # The macro's code names it: two templates' macros of the same name never share a piece.
-        key = (macro._func.__code__, hashlib.blake2b(data, digest_size=16).digest())
+        code = macro._func.__code__  # names the macro: two templates' macros of one name never share
+        same = (code, *map(id, args))
+        known = self._by_identity.get(same)
+        if known is not None and all(map(operator.is_, known[0], args)):
+            key = known[1]
+        else:
+            if any(isinstance(a, Undefined) for a in args):  # it pickles the object it was looked up on
+                return self._unkept(macro, args)
+            try:  # pickled: equal bytes only from equal values (a str and Markup of one text differ)
+                data = pickle.dumps(args, protocol=5)
+            except (pickle.PicklingError, TypeError, AttributeError):
+                return self._unkept(macro, args)  # not to be told apart safely
+            key = (code, hashlib.blake2b(data, digest_size=16).digest())
+            if len(self._by_identity) >= KEEP_BY_IDENTITY:
+                self._by_identity.clear()
+            self._by_identity[same] = (args, key)
         hit = self._kept.get(key)
         if hit is not None:
             self._kept.move_to_end(key)

@@ -2,6 +2,8 @@
 markup, different ones a new drawing, two macros never share a piece, and the map's tokens are drawn per
 token, so a move draws the moved token alone (not every token of every viewer)."""
 
+import pickle
+
 from jinja2 import Environment
 from markupsafe import Markup
 
@@ -157,3 +159,20 @@ def test_the_gms_walls_are_drawn_once_while_tokens_move() -> None:
         moved = [{**tokens[0], "x": x}, tokens[1]]
         assert 'data-wall="w9"' in str(frame({**_map(moved), "walls": walls, "vision": True}, "gm", "c1"))
     assert drawn.draws - start == 2  # the moved token, twice; the walls and the rest kept
+
+
+def test_arguments_a_view_shares_between_pushes_are_found_without_pickling(monkeypatch) -> None:
+    """The GM's walls are one list kept on their scene: found by identity, not pickled on every push; an
+    equal list that is another object is still found by what it holds."""
+    drawn = Drawn()
+    m = _macros(drawn)
+    walls = [{"name": f"w{i}"} for i in range(300)]
+    first = drawn(m.a, walls, 1)
+    pickled: list[object] = []
+    real = pickle.dumps
+    monkeypatch.setattr(pickle, "dumps", lambda value, **kw: pickled.append(value) or real(value, **kw))
+    assert drawn(m.a, walls, 1) is first
+    assert pickled == []
+    assert drawn(m.a, [dict(w) for w in walls], 1) is first  # equal, not the same: pickled, then found
+    assert len(pickled) == 1 and drawn.draws == 1
+    assert drawn(m.a, walls, 2) is not first  # the same list with another argument: its own piece

@@ -11,6 +11,7 @@ import hashlib
 from typing import Any
 
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.frozen import kept_whole
 from app.rules.map.fog import image_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
@@ -143,15 +144,20 @@ def view(
     if viewer.is_gm:
         out["fog"] = [op.model_dump(mode="json", exclude_none=True) for op in scene.fog]
         out["asset"] = scene.asset
-        out.update(_gm_sight(scene))
+        out.update(kept_whole(scene, _GM_SIGHT, lambda: _gm_sight(scene)))
     elif sight.vision(scene):
         out.update(_players_sight(state, scene, sight))
     return out
 
 
+_GM_SIGHT = "_gm_sight"  # a key of the scene's __dict__ that is no field
+
+
 def _gm_sight(scene: Scene) -> dict[str, Any]:
     """The walls, doors, windows and lights of a scene, and its vision and light: each only when the scene
-    has any (a scene that never had them reads as it did before they existed)."""
+    has any (a scene that never had them reads as it did before they existed). Kept on the scene: a token's
+    move leaves the scene as it was, so every view after it shares these lists (views are never changed
+    once built) instead of listing 300 walls again, and a piece drawn of them is found by identity."""
     out: dict[str, Any] = {}
     if scene.vision:
         out["vision"] = True

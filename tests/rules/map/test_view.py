@@ -57,3 +57,20 @@ def test_a_scene_change_reaches_the_players_without_its_image_and_only_for_the_s
 def test_fog_strokes_and_image_records_are_the_gms_alone():
     for type_ in ("map.fog_covered", "map.fog_revealed", "map.asset_added", "map.scene_created"):
         assert EVENT_VIEWS[type_](None, Event(seq=1, type=type_)) is None
+
+
+def test_a_token_move_leaves_the_gms_walls_and_lights_the_same_lists_and_a_wall_change_new_ones():
+    """Kept on their scene: every view after a move shares them (a push draws and writes them once)."""
+    t = _table()
+    scene = _scene(t)
+    t.do("gm", "map.wall.add", scene=scene, points=[[0, 0], [100, 0]])
+    t.do("gm", "map.light.add", scene=scene, x=50, y=50, bright=20, dim=40)
+    aria = _token(t, scene, "Aria")
+    before = t.view("gm")["map"]
+    t.do("gm", "map.token.move", token=aria, x=250, y=150)
+    after = t.view("gm")["map"]
+    assert after["walls"] is before["walls"] and after["lights"] is before["lights"]
+    assert after["walls"][0]["points"] == [[0, 0], [100, 0]] and after["lights"][0]["bright"] == 20
+    t.do("gm", "map.wall.add", scene=scene, points=[[0, 50], [100, 50]])
+    again = t.view("gm")["map"]
+    assert again["walls"] is not after["walls"] and len(again["walls"]) == 2
