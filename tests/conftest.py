@@ -25,7 +25,7 @@ from app.main import create_app
 from app.settings import Settings
 from app.store.migrate import upgrade
 from tests import services
-from tests.helpers import Table
+from tests.helpers import Table, replies_as_declared
 
 TEST_DATABASE = os.environ.get("FRAY_TEST_DATABASE", "sqlite")
 if TEST_DATABASE not in ("sqlite", "postgres"):
@@ -84,6 +84,7 @@ def settings(database_url: str) -> Settings:
 @pytest.fixture
 def client(settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(settings), base_url="http://testserver") as test_client:
+        test_client.event_hooks["response"].append(replies_as_declared)
         yield test_client
 
 
@@ -140,7 +141,8 @@ def live_server(settings: Settings) -> Iterator[LiveServer]:
 
 @pytest.fixture
 def live_http(live_server: LiveServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live_server.url, timeout=10) as http:
+    checked = {"response": [replies_as_declared]}
+    with httpx.Client(base_url=live_server.url, timeout=10, event_hooks=checked) as http:
         yield http
 
 

@@ -11,8 +11,23 @@ import httpx
 
 from app.demo import _with_seats
 from app.rules import registry
+from app.web.schemas import CommandReply
 
 _ids = itertools.count(1)
+
+
+def replies_as_declared(response: httpx.Response) -> None:
+    """A command's reply is written without being checked against its model (app/web/api/campaigns.py):
+    every reply a test gets is checked here instead, and must read as the model would write it."""
+    request = response.request
+    if request.method != "POST" or not request.url.path.endswith("/commands") or response.status_code != 200:
+        return
+    if "/api/" not in request.url.path:
+        return
+    response.read()
+    body = response.json()
+    declared = CommandReply.model_validate(body).model_dump(mode="json", exclude_unset=True)
+    assert declared == body, "a command's reply differs from what its model declares"
 
 
 @dataclass

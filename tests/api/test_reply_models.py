@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx
+import pydantic
 import pytest
 
 from app.rules import registry
 from app.services import reads
 from app.services.auth import seat_for
-from tests.helpers import demo_table
+from tests.helpers import demo_table, replies_as_declared
 
 
 def _same(reply: Any, built: Any) -> None:
@@ -48,3 +50,13 @@ def test_views_replays_and_command_replies_are_what_the_services_built(client, s
             )
             assert reply.status_code == 200, reply.text
             _same(reply.json()["view"], reads.view_for(fray, seat))
+
+
+def test_a_command_reply_unlike_its_model_fails_the_tests_that_get_it():
+    # The commands route writes its reply unchecked; the tests' clients check each one (tests/helpers.py).
+    request = httpx.Request("POST", "http://testserver/api/campaigns/c1/commands")
+    good = {"seq": 3, "events": [], "view": None}
+    with pytest.raises(pydantic.ValidationError):  # a reply without a view: the model requires one
+        replies_as_declared(httpx.Response(200, json=good, request=request))
+    unsent = httpx.Response(422, json={"detail": "No."}, request=request)
+    replies_as_declared(unsent)  # a refusal is an ErrorReply, not a reply

@@ -11,6 +11,7 @@ from app.rules import registry
 from app.services import campaigns, commands, reads
 from app.web.api.common import Strict, api_router, links
 from app.web.deps import FrayDep, SeatDep, base_url, limit_new_campaign, limit_seat
+from app.web.replies import ReplyJSON
 from app.web.schemas import SEATED, CampaignCreated, CommandReply, View, errors
 
 router = api_router("api")
@@ -75,4 +76,7 @@ async def command(
     """
     await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)
-    return await reads.reply_for_async(fray, seat, result)
+    # Written as it is built, not checked against `CommandReply` on the way out: a GM's reply holds the
+    # whole view (a scene's 300 walls), and checking it cost more than the command (docs/performance.md).
+    # The tests check every reply they get against the model (tests/helpers.py).
+    return ReplyJSON(await reads.reply_for_async(fray, seat, result))

@@ -1,0 +1,56 @@
+"""A command's reply written as JSON, with the scene's walls and lights written once, not on every reply.
+
+A GM's reply holds their whole view, and on a scene with walls most of it is the walls: 300 of them are
+30 KB of JSON, a millisecond to write, every time a token moves. The view shares the lists a scene keeps
+(app/rules/map/view.py, `_gm_sight`: a move leaves the scene as it was), so their text is kept by identity
+(each list held while its text is, so its id stays its own; a view is never changed once built) and put in
+place of a marker no client can write (it holds a nonce of this process).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+SPLICED = ("walls", "lights")  # the parts of a GM's map view a scene keeps
+KEPT = 256  # lists whose text is kept
+_NONCE = secrets.token_hex(12)
+_texts: dict[int, tuple[list[Any], str]] = {}
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _text_of(value: list[Any]) -> str:
+    hit = _texts.get(id(value))
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    if len(_texts) >= KEPT:
+        _texts.clear()
+    text = _dumps(value)
+    _texts[id(value)] = (value, text)
+    return text
+
+
+def reply_json(reply: dict[str, Any]) -> str:
+    """The reply as JSON text, as `json.dumps` would write it."""
+    view = reply.get("view")
+    m = view.get("map") if isinstance(view, dict) else None
+    parts = [k for k in SPLICED if isinstance(m, dict) and isinstance(m.get(k), list) and m[k]]
+    if not parts:
+        return _dumps(reply)
+    assert isinstance(view, dict) and isinstance(m, dict)
+    markers = {k: f"\0{_NONCE}:{k}" for k in parts}
+    text = _dumps({**reply, "view": {**view, "map": {**m, **markers}}})
+    for k, marker in markers.items():
+        text = text.replace(_dumps(marker), _text_of(m[k]), 1)
+    return text
+
+
+class ReplyJSON(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        return reply_json(content).encode()
