@@ -143,13 +143,13 @@ def test_halves_found_unchanged_give_the_tiles_cut_afresh_and_are_not_cut_again(
     before = map_tiles.kept_region(_explored(), (), wide, HEIGHT)
     after = map_tiles.kept_region(_explored().union(shapely.box(350, 200, 400, 250)), (), wide, HEIGHT)
     cut: list[tuple[int, int]] = []
-    clip = tiles_of_rules.clip_tile
+    clip = tiles_of_rules.clip_tiles
 
-    def counted(local, tx, ty, *rest):
-        cut.append((tx, ty))
-        return clip(local, tx, ty, *rest)
+    def counted(pieces, places, *rest):
+        cut.extend(places)
+        return clip(pieces, places, *rest)
 
-    monkeypatch.setattr(tiles_of_rules, "clip_tile", counted)
+    monkeypatch.setattr(tiles_of_rules, "clip_tiles", counted)
     nodes: dict = {}
     first = map_tiles.clipped_tiles(before, wide, HEIGHT, made_nodes=nodes)
     assert len(cut) == len(set(cut)) >= len(first) == 3  # each tile cut once, at first

@@ -238,49 +238,75 @@ def clipped_tiles(
     receives this call's."""
     if region.is_empty:
         return []
-    out: list[Placed] = []
-    found = (known or {}, {} if made is None else made)
-    nodes = (known_nodes or {}, {} if made_nodes is None else made_nodes)
-    _split(region, (0, 0, -(-width // TILE), -(-height // TILE)), width, height, found, nodes, out)
+    cuts = _Cuts(width, height, known or {}, {} if made is None else made, known_nodes or {})
+    cuts.split(region, (0, 0, -(-width // TILE), -(-height // TILE)))
+    out = cuts.finish({} if made_nodes is None else made_nodes)
     out.sort(key=lambda t: (t[1], t[0]))
     return out
 
 
-def _split(
-    piece: shapely.Geometry,
-    tiles: tuple[int, int, int, int],
-    width: int,
-    height: int,
-    found: tuple[Clips, Clips],
-    nodes: tuple[Nodes, Nodes],
-    out: list[Placed],
-) -> None:
-    tx0, ty0, tx1, ty1 = tiles
-    around = (tx0 * TILE - MARGIN, ty0 * TILE - MARGIN, tx1 * TILE + MARGIN, ty1 * TILE + MARGIN)
-    piece = shapely.clip_by_rect(piece, *around)
-    if piece.is_empty:
-        return
-    last = nodes[0].get(tiles)
-    if last is not None and shapely.equals_exact(last[0], piece, normalize=True):  # the same, in any order
-        nodes[1][tiles] = last
-        out.extend(last[1])
-        found[1].update(last[2])  # its tiles' clipped regions stay known, for when it changes
-        return
-    start, clips = len(out), len(found[1])
-    if tx1 - tx0 == 1 and ty1 - ty0 == 1:
-        made = clip_tile(piece, tx0, ty0, width, height, *found)
-        if made is not None:
-            out.append((tx0, ty0, made))
-    else:
-        if tx1 - tx0 >= ty1 - ty0:
-            mid = (tx0 + tx1) // 2
-            halves = [(tx0, ty0, mid, ty1), (mid, ty0, tx1, ty1)]
+class _Cuts:
+    """One halving of a region: the halves found as they were, and the tiles left to clip, clipped
+    together at the end (each shapely step once for all of them, not once a tile)."""
+
+    def __init__(self, width: int, height: int, known: Clips, made: Clips, last: Nodes):
+        self.width, self.height, self.known, self.made, self.last = width, height, known, made, last
+        self.out: list[Placed | None] = []  # in the halving's order; None where a tile shows nothing
+        self.leaves: list[tuple[int, int, int, shapely.Geometry]] = []  # (at in out, tx, ty, surroundings)
+        self.keys: dict[int, str] = {}  # each clipped tile's key of its surroundings, by its place in out
+        self.halves: list[tuple[tuple[int, int, int, int], shapely.Geometry, int, int]] = []
+        self.found: Nodes = {}
+
+    def split(self, piece: shapely.Geometry, tiles: tuple[int, int, int, int], reach: Any = None) -> None:
+        """`reach`: the bounds of `piece` (a half wholly apart from them is empty: not clipped to see)."""
+        tx0, ty0, tx1, ty1 = tiles
+        around = (tx0 * TILE - MARGIN, ty0 * TILE - MARGIN, tx1 * TILE + MARGIN, ty1 * TILE + MARGIN)
+        if reach is not None and (
+            reach[2] < around[0] or reach[0] > around[2] or reach[3] < around[1] or reach[1] > around[3]
+        ):
+            return
+        piece = shapely.clip_by_rect(piece, *around)
+        if piece.is_empty:
+            return
+        last = self.last.get(tiles)
+        if last is not None and shapely.equals_exact(last[0], piece, normalize=True):  # the same, any order
+            self.found[tiles] = last
+            self.out.extend(last[1])
+            self.made.update(last[2])  # its tiles' clipped regions stay known, for when it changes
+            return
+        start = len(self.out)
+        if tx1 - tx0 == 1 and ty1 - ty0 == 1:
+            self.leaves.append((start, tx0, ty0, piece))
+            self.out.append(None)
         else:
-            mid = (ty0 + ty1) // 2
-            halves = [(tx0, ty0, tx1, mid), (tx0, mid, tx1, ty1)]
-        for half in halves:
-            _split(piece, half, width, height, found, nodes, out)
-    nodes[1][tiles] = (piece, out[start:], dict(list(found[1].items())[clips:]))
+            if tx1 - tx0 >= ty1 - ty0:
+                mid = (tx0 + tx1) // 2
+                halves = [(tx0, ty0, mid, ty1), (mid, ty0, tx1, ty1)]
+            else:
+                mid = (ty0 + ty1) // 2
+                halves = [(tx0, ty0, tx1, mid), (tx0, mid, tx1, ty1)]
+            bounds = shapely.bounds(piece).tolist()
+            for half in halves:
+                self.split(piece, half, bounds)
+        self.halves.append((tiles, piece, start, len(self.out)))
+
+    def finish(self, made_nodes: Nodes) -> list[Placed]:
+        """Clip the tiles left, and note every half with its tiles in `made_nodes`."""
+        places = [(tx, ty) for _, tx, ty, _ in self.leaves]
+        clipped = clip_tiles(
+            [p for *_, p in self.leaves], places, self.width, self.height, self.known, self.made
+        )
+        for (at, tx, ty, _), (c, key) in zip(self.leaves, clipped, strict=True):
+            if c is not None:
+                self.out[at] = (tx, ty, c)
+            if key is not None:
+                self.keys[at] = key
+        made_nodes.update(self.found)
+        for tiles, piece, start, end in self.halves:
+            mine = [t for t in self.out[start:end] if t is not None]
+            clips = {self.keys[i]: self.made[self.keys[i]] for i in range(start, end) if i in self.keys}
+            made_nodes[tiles] = (piece, mine, clips)
+        return [t for t in self.out if t is not None]
 
 
 def clip_tile(
@@ -292,32 +318,79 @@ def clip_tile(
     known: Clips | None = None,
     made: Clips | None = None,
 ) -> shapely.Geometry | None:
-    """What one tile may show, safe for its pixels, or None when nothing: the region around the tile
-    (`local`, at least `MARGIN` pixels more each way) eroded by `ERODE`, clipped to the tile, rounded and
-    normalised. Made from the tile's surroundings alone (found in `known` by their digest, and put in
-    `made`), so a change elsewhere leaves it, and its key, as they were; a tile well inside the region is
-    its box."""
-    box = tile_box(tx, ty, width, height)
-    if box is None:
-        return None
-    x, y, w, h = box
-    square = shapely.box(x, y, x + w, y + h)
-    around = (x - MARGIN, y - MARGIN, x + w + MARGIN, y + h + MARGIN)
-    local = shapely.normalize(shapely.clip_by_rect(local, *around))
-    if not local.is_valid:  # clip_by_rect may leave a ring touching itself on the rectangle's edge
-        local = shapely.make_valid(local)
-    if local.is_empty or not shapely.intersects(local, square):
-        return None
-    if local.area >= (w + 2 * MARGIN) * (h + 2 * MARGIN) * (1 - 1e-12):  # the whole of its surroundings
-        return square
-    key = _digest("clip", shapely.to_wkb(local), repr(box))
-    if known is not None and key in known:
-        clipped = known[key]
-    else:
+    """What one tile may show, safe for its pixels, or None when nothing (`clip_tiles` for one tile)."""
+    return clip_tiles([local], [(tx, ty)], width, height, known, made)[0][0]
+
+
+def clip_tiles(
+    pieces: list[shapely.Geometry],
+    places: list[tuple[int, int]],
+    width: int,
+    height: int,
+    known: Clips | None = None,
+    made: Clips | None = None,
+) -> list[tuple[shapely.Geometry | None, str | None]]:
+    """What each tile may show, safe for its pixels, or None when nothing, with the key of its
+    surroundings (None when none was needed): the region around the tile (its piece, at least `MARGIN`
+    pixels more each way) eroded by `ERODE`, clipped to the tile, rounded and normalised. Made from the
+    tile's surroundings alone (found in `known` by their digest, and put in `made`), so a change
+    elsewhere leaves it, and its key, as they were; a tile well inside the region is its box. The
+    tiles' shapely steps run once for all of them."""
+    boxes = [tile_box(tx, ty, width, height) for tx, ty in places]
+    out: list[tuple[shapely.Geometry | None, str | None]] = [(None, None)] * len(places)
+    on = [i for i, b in enumerate(boxes) if b is not None]
+    if not on:
+        return out
+    x, y, w, h = (np.array(v, dtype=float) for v in zip(*[boxes[i] for i in on], strict=True))
+    squares = shapely.box(x, y, x + w, y + h)
+    local = shapely.normalize(_array([shapely.clip_by_rect(pieces[i], *_around(boxes[i])) for i in on]))
+    invalid = ~shapely.is_valid(local)  # clip_by_rect may leave a ring touching itself on the rect's edge
+    if invalid.any():
+        local[invalid] = shapely.make_valid(local[invalid])
+    shown = ~shapely.is_empty(local) & shapely.intersects(local, squares)
+    surroundings = (w + 2 * MARGIN) * (h + 2 * MARGIN)
+    whole = shapely.area(local) >= surroundings * (1 - 1e-12)  # the whole of its surroundings
+    shapes = shapely.to_wkb(local)
+    erode: list[int] = []  # positions in `on` of the tiles to erode
+    keys: dict[int, str] = {}
+    for j, i in enumerate(on):
+        if not shown[j]:
+            continue
+        if whole[j]:
+            out[i] = (squares[j], None)
+            continue
+        key = keys[j] = _digest("clip", shapes[j], repr(boxes[i]))
+        if known is not None and key in known:
+            out[i] = (known[key], key)
+        else:
+            erode.append(j)
+    if erode:
         # The buffer's arcs of two segments a quarter fall short of the radius by 8% (`ERODE` counts it).
-        eroded = local.buffer(-ERODE, quad_segs=2)
-        cut = shapely.normalize(_rounded(shapely.clip_by_rect(eroded, x, y, x + w, y + h)))
-        clipped = cut if cut.area > 0 else None
+        eroded = shapely.buffer(local[erode], -ERODE, quad_segs=2)
+        rects = [_box_bounds(boxes[on[k]]) for k in erode]
+        cut = _array([shapely.clip_by_rect(e, *r) for e, r in zip(eroded, rects, strict=True)])
+        cut = shapely.normalize(_rounded(cut))
+        for j, c, area in zip(erode, cut, shapely.area(cut), strict=True):
+            out[on[j]] = (c if area > 0 else None, keys[j])
     if made is not None:
-        made[key] = clipped
-    return clipped
+        for j, key in keys.items():
+            made[key] = out[on[j]][0]
+    return out
+
+
+def _array(shapes: list[shapely.Geometry]) -> np.ndarray:
+    out = np.empty(len(shapes), dtype=object)
+    out[:] = shapes
+    return out
+
+
+def _around(box: tuple[int, int, int, int] | None) -> tuple[float, float, float, float]:
+    assert box is not None
+    x, y, w, h = box
+    return (x - MARGIN, y - MARGIN, x + w + MARGIN, y + h + MARGIN)
+
+
+def _box_bounds(box: tuple[int, int, int, int] | None) -> tuple[int, int, int, int]:
+    assert box is not None
+    x, y, w, h = box
+    return (x, y, x + w, y + h)
