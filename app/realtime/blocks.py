@@ -10,14 +10,13 @@ a push, has the same fingerprint, the block is the same HTML and is not rendered
 from __future__ import annotations
 
 import hashlib
-import json
-import pickle
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from jinja2 import Environment
 
+from app.realtime.digests import Lasting, digest
 from app.realtime.sources import CONSTANT, EVERY_NAME, names_read
 from app.realtime.tracked import Tracked
 
@@ -28,15 +27,6 @@ KEEP_PER_VIEWER = 256 * 24  # the blocks of the 256 viewers last pushed to
 KEEP_VIEWERS = 256
 KNOWN_PER_PUSH = 100_000  # values whose digests a push keeps by identity
 MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and the memo starts afresh
-
-
-def digest(value: Any) -> bytes:
-    # pickle walks a view several times faster than json; equal bytes can only come from equal values.
-    try:
-        data = pickle.dumps(value, protocol=5)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        data = json.dumps(value, default=repr, separators=(",", ":")).encode()
-    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 MISSING = "\0missing"
@@ -50,10 +40,16 @@ class Fingerprints:
     view. Nothing in a view is changed after it is built, so an object keeps its digest for the push.
     """
 
-    def __init__(self, context: dict[str, Any], known: dict[int, tuple[Any, bytes]] | None = None):
+    def __init__(
+        self,
+        context: dict[str, Any],
+        known: dict[int, tuple[Any, bytes]] | None = None,
+        lasting: Lasting | None = None,
+    ):
         self.context = context
         self.view: dict[str, Any] = context["v"]
         self._known = {} if known is None else known
+        self._lasting = Lasting() if lasting is None else lasting
         self._view: dict[str, bytes] = {}
         self._names: dict[str, bytes] = {}
         self._compared: dict[tuple[int, int], tuple[Any, Any, bool]] = {}
@@ -70,7 +66,7 @@ class Fingerprints:
         hit = self._known.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]
-        found = digest(value)
+        found = digest(self._lasting.parts(value) if isinstance(value, dict) else value)
         self._known[id(value)] = (value, found)  # kept alive with its digest, so its id is not reused
         return found
 
@@ -245,6 +241,7 @@ class BlockMemo:
         self.reused = 0  # how many were found unchanged for their viewer without a fingerprint
         self._last: Fingerprints | None = None
         self._known: dict[int, tuple[Any, bytes]] = {}
+        self._lasting = Lasting()  # long lists' digests, across pushes
         self._known_seq: Any = None
         self._views: OrderedDict[tuple[Any, ...], Fingerprints] = OrderedDict()  # each viewer's last
         self._reads: dict[tuple[Any, ...], Reads] = {}  # what each of those viewers' renders read
@@ -269,7 +266,7 @@ class BlockMemo:
         if self._last is None or self._last.view is not context["v"]:
             if context.get("seq") != self._known_seq or len(self._known) > KNOWN_PER_PUSH:
                 self._known, self._known_seq = {}, context.get("seq")  # a new push: new objects
-            self._last = Fingerprints(context, self._known)
+            self._last = Fingerprints(context, self._known, self._lasting)
         return self._last
 
     def unchanged_blocks(

@@ -16,7 +16,8 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime import svg
-from app.realtime.blocks import BlockMemo, digest
+from app.realtime.blocks import BlockMemo
+from app.realtime.digests import digest
 from app.realtime.drawn import Drawn
 from app.realtime.log import log_entries
 from app.realtime.looks import seat_colours, token_looks
