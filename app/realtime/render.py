@@ -102,7 +102,17 @@ def _make_env() -> Environment:
     env.globals["token_looks"], env.globals["seat_colours"] = token_looks, seat_colours
     env.globals["tile_svg"] = svg.tile_layer
     env.globals["drawn"] = Drawn()
+    env.globals["sheet_of"] = sheet_of
     return env
+
+
+SHEET_READS = ("id", "participant", "name", "movable")
+
+
+def sheet_of(token: dict[str, Any]) -> dict[str, Any]:
+    """What a phone's token sheet shows of its token (partials/map.html): the sheet is drawn of this, so a
+    step, which moves the token and nothing the sheet shows, finds it drawn."""
+    return {k: token.get(k) for k in SHEET_READS}
 
 
 ENV = _make_env()

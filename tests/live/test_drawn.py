@@ -176,3 +176,16 @@ def test_arguments_a_view_shares_between_pushes_are_found_without_pickling(monke
     assert drawn(m.a, [dict(w) for w in walls], 1) is first  # equal, not the same: pickled, then found
     assert len(pickled) == 1 and drawn.draws == 1
     assert drawn(m.a, walls, 2) is not first  # the same list with another argument: its own piece
+
+
+def test_a_step_keeps_the_phones_token_sheet_drawn_and_a_new_name_draws_it_again() -> None:
+    sheets = ENV.globals["mapui"].token_sheets  # type: ignore[attr-defined]
+    drawn: Drawn = ENV.globals["drawn"]  # type: ignore[assignment]
+    hero = {**_token("t1", 32.0, mine=True), "participant": "p1", "name": "Aria"}
+    first = str(sheets({"map": _map([hero]), "options": []}, False))
+    assert 'id="token-sheet-p1"' in first and "Aria" in first
+    start = drawn.draws
+    stepped = str(sheets({"map": _map([{**hero, "x": 96.0, "y": 160.0}]), "options": []}, False))
+    assert stepped == first and drawn.draws == start  # where the token stands is not on its sheet
+    renamed = str(sheets({"map": _map([{**hero, "name": "Aria the Bold"}]), "options": []}, False))
+    assert "Aria the Bold" in renamed and drawn.draws == start + 1
