@@ -311,8 +311,12 @@ class Game:
             return list(events)
         hidden = self.hidden_refs(state, viewer, memo) if state is not None else frozenset()
         out = []
+        audiences: dict[str, bool] = {}  # a log's events have a few audiences between them
         for event in events:
-            if can_see(event.audience, viewer):
+            sees = audiences.get(event.audience)
+            if sees is None:
+                sees = audiences[event.audience] = can_see(event.audience, viewer)
+            if sees:
                 seen = self._as_players_see(event, state, hidden, memo)
                 if seen is not None:
                     out.append(seen)

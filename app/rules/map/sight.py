@@ -168,7 +168,7 @@ class Sight:
             return listed
         if not self.scene(scene):
             return []
-        people = {p.id: p for p in self.seen.participants}
+        people = self.seen.by_id("participants")
         open_ = [t for t in listed if self.own(t) or not _hidden(t, people)]
         fogged = scene_fogged(scene, [(t.x, t.y) for t in open_])
         # Sight is asked of the others alone (a viewer's own tokens are always theirs to see).
@@ -178,8 +178,16 @@ class Sight:
         ]
 
     def token(self, token: Token) -> bool:
+        """Whether `tokens` keeps this token: asked of every player's sight for every move (who sees it)."""
         scene = self.state.map.scene(token.scene)
-        return scene is not None and bool(self.tokens(scene, [token]))
+        if scene is None or not self.scene(scene):
+            return False
+        if self.everything or self.own(token):
+            return True
+        if _hidden(token, self.seen.by_id("participants")):
+            return False
+        spot = [(token.x, token.y)]
+        return not scene_fogged(scene, spot)[0] and self._in_sight(scene, spot)[0]
 
     def drawings(self, scene: Scene) -> list[Drawing]:
         """The GM sees every drawing; a player those of a scene they are shown with no point under fog."""

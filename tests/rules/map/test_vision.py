@@ -413,3 +413,25 @@ def test_the_table_sees_the_doors_in_sight_but_may_not_try_them():
     (seen,) = t.view("spec")["map"]["doors"]
     assert seen == {"id": door, "x": 500.0, "y": 300.0, "open": False, "usable": False}
     assert t.view("ann")["map"]["doors"][0]["usable"] is True
+
+
+def test_a_token_is_seen_alone_as_among_all_the_tokens_of_its_scene():
+    """`Sight.token` (asked of every player's sight for every move) answers as `Sight.tokens` does: own
+    tokens, tokens in and out of sight, under fog, and a hidden marker."""
+    t, scene, _ = _dungeon()
+    _aria(t, scene)
+    _token(t, scene, "Brick", x=800, y=300, free=True)
+    _token(t, scene, "Goblin", x=900, y=200, free=True)
+    _token(t, scene, label="Trap", x=150, y=250, free=True, hidden=True)
+    _token(t, scene, label="Chest", x=200, y=350, free=True)
+    _token(t, scene, label="Urn", x=300, y=300, free=True)
+    t.do("gm", "map.fog.cover", scene=scene, rect=[280, 280, 40, 40])
+    state, shown = t.state, t.state.map.scene(scene)
+    answers = set()
+    for who in ("ann", "ben", "gm"):
+        sight = Sight(state, t.viewer(who))
+        among = {tok.id for tok in sight.tokens(shown)}
+        for tok in state.map.tokens:
+            assert sight.token(tok) == (tok.id in among), (who, tok.label or tok.participant)
+            answers.add(sight.token(tok))
+    assert answers == {True, False}
