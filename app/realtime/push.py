@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.realtime import render
+from app.realtime import pieces, render
 from app.realtime.narrow import NARROWED, narrow
 
 
@@ -37,8 +37,13 @@ class Push:
     def part(self, name: str, old: str | None, new: str, page: dict[str, str]) -> str:
         """A changed block as sent: the one element of it that changed when that can be told apart
         (and its id is the only one of its kind on the page), else the whole block."""
-        if old is None or name not in NARROWED:
+        if old is None:
             return new
+        if name not in NARROWED:
+            key = (name, old, new)
+            if key not in self._narrowed:
+                self._narrowed[key] = pieces.kept(old, new)  # the board's large pieces the page holds
+            return self._narrowed[key] or new
         key = (name, old, new)
         if key not in self._narrowed:
             self.narrowings += 1

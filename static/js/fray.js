@@ -360,6 +360,7 @@
         // 7), and keeps its place in its fade: the server always draws the slot empty.
         if (old.classList.contains("form-msg")) return !old.innerHTML.trim();
         if (!old.classList.contains("mapframe")) return true;
+        if (!fillPieces(old, fresh)) unfilled = true;
         if (old._served !== fresh.outerHTML) boards.push([old, fresh]);
         return false;
       },
@@ -372,6 +373,7 @@
       var nodes = Idiomorph.morph(target, fragment.children, MORPH);
       boards.splice(0).forEach(function (pair) { keepTiles(pair[0], pair[1]); pair[0].replaceWith(pair[1]); pair[1]._served = pair[1].outerHTML; });
       noteBoards(); // a board the morph brought in (a scene first shown) is noted before frame.js touches it
+      if (unfilled) { unfilled = false; resync(liveRoot()); } // a piece the page did not hold: ask for all
       return nodes;
     },
   });
@@ -383,6 +385,18 @@
       var was = old.querySelector("image.map-tile[id='" + tile.id + "']");
       if (was && was.getAttribute("href") === tile.getAttribute("href")) tile.replaceWith(was);
     });
+  }
+  // A large piece of a board the page already holds (the GM's walls) comes as a stub while it reads the
+  // same (app/realtime/pieces.py): a copy of the piece on the page takes its place. A stub with no piece
+  // to copy (it should not happen) leaves the page to be fetched again whole.
+  var unfilled = false;
+  function fillPieces(old, fresh) {
+    var all = true;
+    fresh.querySelectorAll("[data-piece-kept]").forEach(function (stub) {
+      var held = old.querySelector('[data-piece="' + stub.getAttribute("data-piece-kept") + '"]');
+      if (held) stub.replaceWith(held.cloneNode(true)); else all = false;
+    });
+    return all;
   }
   // What the server drew of each board, to tell a push that changes it from one that does not.
   function noteBoards() { document.querySelectorAll(".mapframe").forEach(function (f) { if (!f._served) f._served = f.outerHTML; }); }

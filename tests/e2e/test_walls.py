@@ -362,3 +362,39 @@ def test_the_gm_draws_a_wall_and_a_light_by_touch(browser, live_server, live_htt
     expect(gm.locator(".map-lights .light")).to_have_count(1)
     gm.screenshot(path=str(artifacts / "walls-gm-touch.png"))
     ctx.close()
+
+
+def test_the_gms_walls_come_once_and_a_token_move_keeps_them_on_the_page(
+    browser, live_server, live_http, artifacts: Path
+):
+    """A move sends the GM's board with its walls as a stub (app/realtime/pieces.py): the page keeps the
+    walls it holds, the token moves, and a wall added later comes whole."""
+    table = Table.create(live_http, name="Walls kept")
+    scene = crypt(table)
+    chest = place(table, scene, 125, 175, label="Chest")
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900}, base_url=live_server.url)
+    gm = ctx.new_page()
+    frames: list[str] = []
+    gm.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
+    gm.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    expect(gm.locator("#live-pill")).to_have_text("live")
+    walls = gm.locator(".mapframe .map-walls .wall")
+    expect(walls).to_have_count(3)
+
+    # The page's first push is whole (the server has no render of it yet to tell a change from); then a
+    # move sends the walls as a stub.
+    table.ok(table.gm, "map.token.move", token=chest, x=125, y=225)
+    expect(gm.locator(".mapframe .token[data-name='Chest']")).to_have_attribute("data-x", "125.0")
+    table.ok(table.gm, "map.token.move", token=chest, x=225, y=225)
+    expect(gm.locator(".mapframe .token[data-name='Chest']")).to_have_attribute("data-x", "225.0")
+    assert any("data-piece-kept" in f for f in frames)  # the walls were not sent again
+    expect(walls).to_have_count(3)
+    expect(gm.locator("[data-piece-kept]")).to_have_count(0)
+    gm.screenshot(path=str(artifacts / "walls-kept-after-move.png"))
+
+    table.ok(table.gm, "map.wall.add", scene=scene, points=[[600, 100], [800, 100]])
+    expect(walls).to_have_count(4)
+    table.ok(table.gm, "map.token.move", token=chest, x=175, y=225)
+    expect(gm.locator(".mapframe .token[data-name='Chest']")).to_have_attribute("data-x", "175.0")
+    expect(walls).to_have_count(4)
+    ctx.close()
