@@ -127,6 +127,8 @@ class Sight:
         region = self.seen_region(scene)
         if region is None or not points:
             return [True] * len(points)
+        if len(points) == 1:  # a moved token's spot, asked of every player's sight: no array for one
+            return [bool(shapely.intersects_xy(region, *points[0]))]
         xy = np.asarray(points, dtype=float).reshape(len(points), 2)
         return [bool(b) for b in shapely.intersects_xy(region, xy[:, 0], xy[:, 1])]
 
@@ -230,8 +232,10 @@ def _hidden(token: Token, people: dict[str, Participant]) -> bool:
 
 
 def party(state: CampaignState) -> frozenset[str]:
-    """Every player character (NPCs give the players no sight)."""
-    return frozenset(p.id for p in state.participants if p.kind == "pc")
+    """Every player character (NPCs give the players no sight). Kept with the participants it is made of:
+    every move asks it of each player's sight."""
+    people = state.participants
+    return kept(state, "_party", (people,), lambda: frozenset(p.id for p in people if p.kind == "pc"))
 
 
 def sighted(state: CampaignState, viewer: Viewer) -> frozenset[str]:
