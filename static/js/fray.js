@@ -373,7 +373,8 @@
       var nodes = Idiomorph.morph(target, fragment.children, MORPH);
       boards.splice(0).forEach(function (pair) { keepTiles(pair[0], pair[1]); pair[0].replaceWith(pair[1]); pair[1]._served = pair[1].outerHTML; });
       noteBoards(); // a board the morph brought in (a scene first shown) is noted before frame.js touches it
-      if (unfilled) { unfilled = false; resync(liveRoot()); } // a piece the page did not hold: ask for all
+      // A piece the page did not hold, or a stub the morph put in without a board to fill it from: ask for all.
+      if (unfilled || document.querySelector("[data-piece-kept]")) { unfilled = false; resync(liveRoot()); }
       return nodes;
     },
   });

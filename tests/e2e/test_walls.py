@@ -397,4 +397,12 @@ def test_the_gms_walls_come_once_and_a_token_move_keeps_them_on_the_page(
     table.ok(table.gm, "map.token.move", token=chest, x=175, y=225)
     expect(gm.locator(".mapframe .token[data-name='Chest']")).to_have_attribute("data-x", "175.0")
     expect(walls).to_have_count(4)
+
+    # A page that lost the piece it was to fill a stub from fetches itself again: the walls come back.
+    gm.evaluate("document.querySelector('[data-piece=\"walls\"]').remove()")
+    expect(walls).to_have_count(0)
+    table.ok(table.gm, "map.token.move", token=chest, x=125, y=225)
+    expect(gm.locator(".mapframe .token[data-name='Chest']")).to_have_attribute("data-x", "125.0")
+    expect(walls).to_have_count(4)
+    expect(gm.locator("[data-piece-kept]")).to_have_count(0)
     ctx.close()
