@@ -5,11 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 LASTING_LENGTH = 64  # a list this long in a view part is digested alone, and found again by identity
 LASTING_KEPT = 64
 _LASTING = "\0lasting"
+T = TypeVar("T")
 
 
 def digest(value: Any) -> bytes:
@@ -21,13 +23,29 @@ def digest(value: Any) -> bytes:
     return hashlib.blake2b(data, digest_size=16).digest()
 
 
+class ByIdentity:
+    """Values made of objects a view shares between pushes, found by the object's identity: each object
+    is held while its value is, so its id stays its own (a view is never changed once built)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[int, tuple[Any, Any]] = {}
+
+    def get(self, obj: Any, make: Callable[[Any], T]) -> T:
+        hit = self._kept.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            if len(self._kept) >= self.limit:
+                self._kept.clear()
+            hit = self._kept[id(obj)] = (obj, make(obj))
+        return cast(T, hit[1])
+
+
 class Lasting:
     """The digests of a view's long lists, by identity across pushes: the GM's walls are kept on their
-    scene (app/rules/map/view.py), the same list push after push, and are pickled once, not per push.
-    Each list is held while its digest is, so its id stays its own; a view is never changed once built."""
+    scene (app/rules/map/view.py), the same list push after push, and are pickled once, not per push."""
 
     def __init__(self) -> None:
-        self._kept: dict[int, tuple[list[Any], bytes]] = {}
+        self._digests = ByIdentity(LASTING_KEPT)
 
     def parts(self, value: dict[str, Any]) -> dict[str, Any]:
         """A view part with its long lists named by their digests: what is digested of it. A view holds
@@ -37,11 +55,5 @@ class Lasting:
             return value
         out = dict(value)
         for k in long:
-            part = value[k]
-            hit = self._kept.get(id(part))
-            if hit is None or hit[0] is not part:
-                if len(self._kept) >= LASTING_KEPT:
-                    self._kept.clear()
-                hit = self._kept[id(part)] = (part, digest(part))
-            out[k] = (_LASTING, hit[1])
+            out[k] = (_LASTING, self._digests.get(value[k], digest))
         return out

@@ -24,7 +24,7 @@ from app.rules.map.tiles import (  # noqa: F401  # the names the routes and test
     ROUND,
     TILE,
     Tiles,
-    clip_tile,
+    clip_tiles,
     clipped_tiles,
     covered,
     kept_region,

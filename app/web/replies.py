@@ -15,25 +15,16 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
+from app.realtime.digests import ByIdentity
+
 SPLICED = ("walls", "lights")  # the parts of a GM's map view a scene keeps
 KEPT = 256  # lists whose text is kept
 _NONCE = secrets.token_hex(12)
-_texts: dict[int, tuple[list[Any], str]] = {}
+_texts = ByIdentity(KEPT)
 
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-
-
-def _text_of(value: list[Any]) -> str:
-    hit = _texts.get(id(value))
-    if hit is not None and hit[0] is value:
-        return hit[1]
-    if len(_texts) >= KEPT:
-        _texts.clear()
-    text = _dumps(value)
-    _texts[id(value)] = (value, text)
-    return text
 
 
 def reply_json(reply: dict[str, Any]) -> str:
@@ -47,7 +38,7 @@ def reply_json(reply: dict[str, Any]) -> str:
     markers = {k: f"\0{_NONCE}:{k}" for k in parts}
     text = _dumps({**reply, "view": {**view, "map": {**m, **markers}}})
     for k, marker in markers.items():
-        text = text.replace(_dumps(marker), _text_of(m[k]), 1)
+        text = text.replace(_dumps(marker), _texts.get(m[k], _dumps), 1)
     return text
 
 

@@ -5,7 +5,7 @@ the pixels) name what they serve from here, so a URL's `v` is the route's ETag.
 
 What a viewer may hold is the map's `Sight.explored(scene)` (vision on) or the whole scene, less the GM's
 fog (`kept_region`). Each tile makes that region safe for its pixels from the tile's surroundings alone
-(`clip_tile`): eroded by `ERODE` pixels, clipped, its coordinates kept to 1/16 of a pixel, so that Pillow,
+(`clip_tiles`): eroded by `ERODE` pixels, clipped, its coordinates kept to 1/16 of a pixel, so that Pillow,
 which fills the pixels a polygon's edges pass through, never keeps a pixel any part of which lies outside
 the region. A tile is named by a hash of the asset, the tile and that clipped region; the whole image by
 its tiles' names. The same region gives the same names in every process.
@@ -96,7 +96,7 @@ def kept_region(
     explored: shapely.Geometry | None, fog: tuple[FogOp, ...], width: int, height: int
 ) -> shapely.Geometry:
     """What a viewer's image may show: (explored, or the whole image) less the fog, clipped to the image.
-    Each tile makes it safe for its pixels itself (`clip_tile`)."""
+    Each tile makes it safe for its pixels itself (`clip_tiles`)."""
     region: shapely.Geometry = shapely.box(0, 0, width, height)
     if explored is not None:
         region = region.intersection(explored)
@@ -228,7 +228,7 @@ def clipped_tiles(
     known_nodes: Nodes | None = None,
     made_nodes: Nodes | None = None,
 ) -> list[Placed]:
-    """Every tile the region reaches, with what it may show (`clip_tile`: what the tile draws and is
+    """Every tile the region reaches, with what it may show (`clip_tiles`: what the tile draws and is
     named by), row by row. The region is cut in halves down to single tiles, always along the same
     lines of the image's tile grid (so a tile's surroundings are cut the same way whatever else changed):
     each corner is clipped about log2(tiles) times rather than once per tile. `known`: clipped regions
@@ -307,19 +307,6 @@ class _Cuts:
             clips = {self.keys[i]: self.made[self.keys[i]] for i in range(start, end) if i in self.keys}
             made_nodes[tiles] = (piece, mine, clips)
         return [t for t in self.out if t is not None]
-
-
-def clip_tile(
-    local: shapely.Geometry,
-    tx: int,
-    ty: int,
-    width: int,
-    height: int,
-    known: Clips | None = None,
-    made: Clips | None = None,
-) -> shapely.Geometry | None:
-    """What one tile may show, safe for its pixels, or None when nothing (`clip_tiles` for one tile)."""
-    return clip_tiles([local], [(tx, ty)], width, height, known, made)[0][0]
 
 
 def clip_tiles(
