@@ -25,6 +25,8 @@ from app.web.api import ROUTERS
 from app.web.guards import BrowserGuard
 from app.web.limits import BodyLimit, StaticCache
 
+GZIP_LEVEL = 5
+
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
@@ -56,7 +58,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Fray", summary="A rules-aware virtual tabletop.", version="0.1.0", lifespan=lifespan)
     app.state.fray, app.state.hub = fray, hub
     errors.install(app)
-    app.add_middleware(GZipMiddleware, minimum_size=500)
+    # Level 5, not Starlette's 9: on a GM's reply listing 300 walls (33 KB of JSON), 9 took 1.8 ms to save
+    # 3 % of the bytes that 5 makes in 0.5 ms; every command and page pays it.
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=GZIP_LEVEL)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, upload_bytes=settings.max_upload_bytes)
     app.add_middleware(StaticCache)
     app.add_middleware(BrowserGuard, public_url=settings.public_url)
