@@ -6,15 +6,15 @@ same as before. A macro is a pure function of its arguments (and the environment
 its markup is kept by a digest of them: `{{ drawn(token_item, t, look, ...) }}` draws a token only the
 first time those arguments are seen, by any viewer of any table in the process.
 
-Arguments the view shares between pushes (the GM's walls, kept on their scene, app/rules/map/view.py) are
-found by identity before they are pickled: a view is never changed once built, and each is held here while
-its key is, so its id stays its own.
+Arguments the view shares between pushes (the GM's walls, kept on their scene; a token's view, kept on the
+token: app/rules/map/view.py) are found by identity, and numbers and strings by their value, before anything
+is pickled: a view is never changed once built, and each is held here while its key is, so its id stays its
+own.
 """
 
 from __future__ import annotations
 
 import hashlib
-import operator
 import pickle
 from collections import OrderedDict
 from typing import Any
@@ -28,6 +28,18 @@ KEEP_CHARS = 16 * 1024 * 1024  # and their text at most (the GM's 2,000 walls ar
 KEEP_BY_IDENTITY = 1024  # the last arguments whose keys are found by identity
 
 
+# Arguments named by their value in the identity key (a token's radius is a new float on every push); any
+# other argument by its identity. The type is part of the name: 1, 1.0 and True draw differently.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _by_value_or_identity(arg: Any) -> Any:
+    kind = type(arg)
+    if kind is float:
+        return (kind, arg.hex())  # 0.0 and -0.0 are equal, and written apart
+    return (kind, arg) if kind in _SCALARS else id(arg)
+
+
 class Drawn:
     """The kept pieces, by (macro, digest of its arguments); the oldest let go past `keep` pieces or
     `keep_chars` characters."""
@@ -36,16 +48,16 @@ class Drawn:
         self.keep, self.keep_chars = keep, keep_chars
         self._kept: OrderedDict[tuple[Any, bytes], Markup] = OrderedDict()
         self._chars = 0
-        # (macro's code, ids of the arguments) -> (the arguments, held so their ids stay theirs; the key)
+        # (macro's code, each argument's id or value) -> (the arguments, held so ids stay theirs; the key)
         self._by_identity: dict[tuple[Any, ...], tuple[tuple[Any, ...], tuple[Any, bytes]]] = {}
         self.draws = 0  # how many pieces were really drawn (for tests and benchmarks)
         self.unkept = 0  # how many were drawn without being kept
 
     def __call__(self, macro: Macro, *args: Any) -> Markup:
         code = macro._func.__code__  # names the macro: two templates' macros of one name never share
-        same = (code, *map(id, args))
+        same = (code, *map(_by_value_or_identity, args))
         known = self._by_identity.get(same)
-        if known is not None and all(map(operator.is_, known[0], args)):
+        if known is not None:  # its entry holds its arguments alive: an id in its key is still theirs
             key = known[1]
         else:
             if any(isinstance(a, Undefined) for a in args):  # it pickles the object it was looked up on

@@ -34,9 +34,23 @@ def token_looks(view: dict[str, Any]) -> dict[str, dict[str, str]]:
         p = people.get(t.get("participant") or "")
         side = "marker" if not t.get("participant") else ("npc" if p and p.get("kind") == "npc" else "pc")
         colour = t.get("color") or DEFAULT_COLOR
-        look = {"side": side, "fill": FILLS[side] if colour == DEFAULT_COLOR else colour, "ring": ""}
-        if side == "pc":
-            owner = p.get("owner") if p else None
-            look["ring"] = colours.get(owner or "", GM_RING)
-        out[t["id"]] = look
+        fill = FILLS[side] if colour == DEFAULT_COLOR else colour
+        ring = colours.get((p.get("owner") if p else None) or "", GM_RING) if side == "pc" else ""
+        out[t["id"]] = _look(side, fill, ring)
     return out
+
+
+_LOOKS: dict[tuple[str, str, str], dict[str, str]] = {}
+LOOKS_KEPT = 4096
+
+
+def _look(side: str, fill: str, ring: str) -> dict[str, str]:
+    """One dict for each look, shared by every token and push that has it (looks are never changed once
+    made): a token's piece of the board is found by the identity of what it is drawn of (drawn.py)."""
+    key = (side, fill, ring)
+    hit = _LOOKS.get(key)
+    if hit is None:
+        if len(_LOOKS) >= LOOKS_KEPT:
+            _LOOKS.clear()
+        hit = _LOOKS[key] = {"side": side, "fill": fill, "ring": ring}
+    return hit

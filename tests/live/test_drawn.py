@@ -189,3 +189,21 @@ def test_a_step_keeps_the_phones_token_sheet_drawn_and_a_new_name_draws_it_again
     assert stepped == first and drawn.draws == start  # where the token stands is not on its sheet
     renamed = str(sheets({"map": _map([{**hero, "name": "Aria the Bold"}]), "options": []}, False))
     assert "Aria the Bold" in renamed and drawn.draws == start + 1
+
+
+def test_numbers_and_strings_are_named_by_their_value_without_pickling(monkeypatch) -> None:
+    """A token's radius is a new float on every push: an equal number still finds the piece by identity;
+    a number of another type, or -0.0 for 0.0, is another piece."""
+    drawn = Drawn()
+    m = _macros(drawn)
+    token = {"name": "Ann"}
+    first = drawn(m.a, token, float("1.5"))
+    pickled: list[object] = []
+    real = pickle.dumps
+    monkeypatch.setattr(pickle, "dumps", lambda value, **kw: pickled.append(value) or real(value, **kw))
+    again = 3.0 / 2.0  # another float object of the same value
+    assert drawn(m.a, token, again) is first
+    assert pickled == []
+    assert str(drawn(m.a, token, 1)) == "<i>Ann1</i>" and str(drawn(m.a, token, True)) == "<i>AnnTrue</i>"
+    assert str(drawn(m.a, token, -0.0)) == "<i>Ann-0.0</i>" and str(drawn(m.a, token, 0.0)) == "<i>Ann0.0</i>"
+    assert drawn.draws == 5

@@ -8,10 +8,11 @@ they are sent has the covered parts blanked on the server.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+import operator
+from typing import Any, cast
 
-from app.rules.campaign.state import CampaignState
-from app.rules.contract.frozen import kept_whole
+from app.rules.campaign.state import CampaignState, Participant
+from app.rules.contract.frozen import kept_table, kept_whole
 from app.rules.map.fog import image_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
@@ -48,8 +49,34 @@ def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
     return None if key is None else f"/api/campaigns/{state.id}/scenes/{scene.id}/image?v={key}"
 
 
+_TOKEN_VIEWS = "_token_views"  # a key of the token's __dict__ that is no field
+
+
 def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
+    """A token as this viewer sees it. Kept on the token for each kind of viewer (the GM or not, theirs or
+    not, and the seat, where the token has a picture whose frame a player may change) with what it read:
+    a step of one token leaves every other token's view the same object, push after push, so a board finds
+    their pieces drawn by identity (app/realtime/drawn.py). Copies of a token share the table, so the token
+    itself is part of what each entry read."""
     p = seen.find_participant(token.participant) if token.participant else None
+    mine = bool(token.participant and token.participant in viewer.participants)
+    scene = state.map.scene(token.scene)
+    asset = state.map.asset(token.image) if token.image is not None else None
+    reads = (token, p, scene.fog if scene is not None else None, asset)
+    values = (scene is not None and scene.player_moves, state.id)
+    kept = kept_table(token, _TOKEN_VIEWS, 16)
+    key = (viewer.is_gm, mine, viewer.seat_id if asset is not None else None)
+    hit = kept.get(key)
+    if hit is not None and all(map(operator.is_, hit[0], reads)) and hit[1] == values:
+        return cast(dict[str, Any], hit[2])
+    out = _token_view(state, scene, p, token, viewer)
+    kept[key] = (reads, values, out)
+    return out
+
+
+def _token_view(
+    state: CampaignState, scene: Scene | None, p: Participant | None, token: Token, viewer: Viewer
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": token.id,
         "x": token.x,
@@ -62,7 +89,6 @@ def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: 
         "mine": bool(token.participant and token.participant in viewer.participants),
         "locked": token.locked,
     }
-    scene = state.map.scene(token.scene)
     out["movable"] = viewer.is_gm or (
         out["mine"] and not token.locked and scene is not None and scene.player_moves
     )

@@ -74,3 +74,33 @@ def test_a_token_move_leaves_the_gms_walls_and_lights_the_same_lists_and_a_wall_
     t.do("gm", "map.wall.add", scene=scene, points=[[0, 50], [100, 50]])
     again = t.view("gm")["map"]
     assert again["walls"] is not after["walls"] and len(again["walls"]) == 2
+
+
+def test_a_step_leaves_the_other_tokens_views_the_same_objects_and_what_they_read_makes_new_ones():
+    """Kept on the token per kind of viewer: a board finds the unmoved tokens' pieces by identity."""
+    t = _table()
+    scene = _scene(t)
+    aria, brick = _token(t, scene, "Aria"), _token(t, scene, "Brick", x=200)
+
+    def tokens(who: str) -> dict[str, dict]:
+        return {tok["id"]: tok for tok in t.view(who)["map"]["tokens"]}
+
+    before, gm_before = tokens("ann"), tokens("gm")
+    t.do("gm", "map.token.move", token=aria, x=250, y=150)
+    after, gm_after = tokens("ann"), tokens("gm")
+    assert after[brick] is before[brick] and gm_after[brick] is gm_before[brick]
+    assert after[aria] is not before[aria] and (after[aria]["x"], after[aria]["y"]) == (
+        245.0,
+        175.0,
+    )  # snapped
+    assert (
+        gm_after[brick] is not after[brick] and "hidden" in gm_after[brick] and "hidden" not in after[brick]
+    )
+    assert after[aria]["mine"] and not after[brick]["mine"]  # ann plays Aria: her own, kept apart
+    t.do("gm", "campaign.update_participant", participant=t.pid("Brick"), name="Brick the Bold")
+    renamed = tokens("ann")
+    assert renamed[brick] is not after[brick] and renamed[brick]["name"] == "Brick the Bold"
+    t.do("gm", "map.scene.update", scene=scene, player_moves=False)
+    assert not tokens("ann")[aria]["movable"]  # what the scene lets players do is read again
+    t.do("gm", "map.fog.cover", scene=scene, rect=[0, 0, 400, 300])
+    assert tokens("gm")[brick]["fogged"] and not gm_after[brick]["fogged"]
