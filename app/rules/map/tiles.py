@@ -61,13 +61,14 @@ class Tiles:
     """A viewer's image of a scene: the region they may hold, its tiles (row by row) and the whole
     image's key (`version`, of its tiles' keys)."""
 
-    __slots__ = ("_by_place", "asset", "height", "region", "tiles", "version", "width")
+    __slots__ = ("_by_place", "_urls", "asset", "height", "region", "tiles", "version", "width")
 
     def __init__(self, asset: str, width: int, height: int, region: shapely.Geometry, tiles: list[Tile]):
         self.asset, self.width, self.height, self.region = asset, width, height, region
         self.tiles = tuple(tiles)
         self.version = image_version(asset, [t.key for t in tiles], width, height)
         self._by_place = {(t.tx, t.ty): t for t in tiles}
+        self._urls: tuple[str, list[dict[str, Any]]] | None = None  # `tile_urls`, kept for its base
 
     def tile(self, tx: int, ty: int) -> Tile | None:
         return self._by_place.get((tx, ty))
@@ -176,10 +177,15 @@ def tile_urls(campaign_id: str, scene: Scene, tiles: Tiles | None) -> list[dict[
     if tiles is None:
         return []
     base = f"/api/campaigns/{campaign_id}/scenes/{scene.id}/tiles"
-    return [
-        {"x": t.x, "y": t.y, "w": t.w, "h": t.h, "url": f"{base}/{t.tx}/{t.ty}?v={t.key[:20]}"}
-        for t in tiles.tiles
-    ]
+    # Kept with the tiles: a viewer whose tiles did not change gets the same list (views are never
+    # changed once built), and a board finds its tile layer drawn by that list's identity.
+    if tiles._urls is None or tiles._urls[0] != base:
+        urls = [
+            {"x": t.x, "y": t.y, "w": t.w, "h": t.h, "url": f"{base}/{t.tx}/{t.ty}?v={t.key[:20]}"}
+            for t in tiles.tiles
+        ]
+        tiles._urls = (base, urls)
+    return tiles._urls[1]
 
 
 # --- names ----------------------------------------------------------------------------------------
