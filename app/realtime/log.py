@@ -86,14 +86,16 @@ def log_entries(
         known = described[public] = (events, listed, plain)
     events, everyone = known[1], known[2] and not game.hidden_refs(state, viewer, described)
     if not everyone:
+        # One list for the viewers who see the same events (`Game.visible` shares it through `described`,
+        # which holds it: its id stays its own for the push).
         events = game.visible(events, viewer, state, described)
-    # A reading of an event (an image's id taken out) is another object with the same seq.
-    seen = ("log", *((e.seq, id(e)) for e in events)) if not everyone else ("log", public)
+    seen = ("log", id(events))
     shared = described.get(seen)
-    if isinstance(shared, LogEntries):
-        return shared
+    if shared is not None and shared[0] is events:
+        return shared[1]  # type: ignore[no-any-return]  # what this function stored
     undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
-    entries = described[seen] = LogEntries()
+    entries = LogEntries()
+    described[seen] = (events, entries)
     seats = state.seats
     for e in reversed(events):
         # Everything an entry is made of: this very event (a room keeps its recent events from push

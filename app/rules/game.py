@@ -310,6 +310,29 @@ class Game:
         if viewer.is_gm:
             return list(events)
         hidden = self.hidden_refs(state, viewer, memo) if state is not None else frozenset()
+        if memo is None:
+            return self._visible(events, viewer, state, hidden, memo)
+        # Viewers of one push who see the same audiences of a list of events (and to whom the same
+        # characters are hidden) see the same events: the list is filtered once for all of them, and
+        # they share it (read-only, as they share the memo).
+        listed = events if isinstance(events, list) else list(events)
+        heard = memo.get(("audiences", id(listed)))
+        if heard is None or heard[0] is not listed:
+            heard = memo[("audiences", id(listed))] = (listed, tuple({e.audience: 0 for e in listed}))
+        key = ("visible", id(listed), hidden, *(can_see(a, viewer) for a in heard[1]))
+        hit = memo.get(key)
+        if hit is None or hit[0] is not listed:
+            hit = memo[key] = (listed, self._visible(listed, viewer, state, hidden, memo))
+        return hit[1]
+
+    def _visible(
+        self,
+        events: Iterable[Event],
+        viewer: Viewer,
+        state: CampaignState | None,
+        hidden: frozenset[str],
+        memo: dict[Any, Any] | None,
+    ) -> list[Event]:
         out = []
         audiences: dict[str, bool] = {}  # a log's events have a few audiences between them
         for event in events:

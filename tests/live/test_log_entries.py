@@ -81,3 +81,31 @@ def test_an_undone_entry_is_marked_and_the_same_event_not_undone_is_not():
     undone = log_entries(GAME, state, [event, undo], GM)
     assert [e["seq"] for e in undone] == [12, 11] and undone[1]["undone"] is True
     assert log_entries(GAME, state, [event], GM)[0]["undone"] is False
+
+
+def test_viewers_of_a_push_who_see_the_same_events_share_one_log_and_a_secret_keeps_its_own():
+    """A walk's moves are told only to those who see the token: the players who see alike share one list
+    of events and one log (filtered and worded once a push), each as filtering alone would give it."""
+    state = _state().model_copy(
+        update={
+            "seats": (*_state().seats, SeatInfo(id="s2", name="Bo", role="player")),
+            "participants": (*_state().participants, Participant(id="p2", name="Brick", owner="s2")),
+        }
+    )
+    public = _changed(name="Luck", **{"from": 1, "to": 2})
+    secret = Event(seq=12, batch=12, type="generic.pool_changed", audience="p:p1", data={"name": "Hunch"})
+    events = [public, secret]
+    ann = Viewer(role="player", seat_id="s1", participants=frozenset({"p1"}))
+    bo = Viewer(role="player", seat_id="s2", participants=frozenset({"p2"}))
+    spectator = Viewer(role="spectator", seat_id="s3")
+    described: dict = {}
+    logs = {
+        who: log_entries(GAME, state, events, v, described)
+        for who, v in (("ann", ann), ("bo", bo), ("spec", spectator))
+    }
+    assert logs["bo"] is logs["spec"] and logs["ann"] is not logs["bo"]
+    assert [e["seq"] for e in logs["ann"]] == [12, 11] and [e["seq"] for e in logs["bo"]] == [11]
+    for v in (ann, bo, spectator):
+        shared = GAME.visible(events, v, state, described)
+        assert shared == GAME.visible(events, v, state)  # as the viewer alone would be told
+    assert GAME.visible(events, bo, state, described) is GAME.visible(events, spectator, state, described)
