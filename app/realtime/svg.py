@@ -69,3 +69,73 @@ def _attr(value: Any) -> str:
     if type(value) is int or type(value) is float:
         return str(value)
     return escape(value)
+
+
+def sight_layer(drawn: Callable[..., Markup], gm_walls: Any, m: dict[str, Any], page: str) -> Markup:
+    """What sight from walls puts under the tokens: the GM's walls and lights (a piece drawn once for
+    what they are, `gm_walls`) and each token's sight for the token actions' fields; a phone's sight (what
+    its tokens see now is clear, what they saw before is dimmed: the image holds nothing else)."""
+    parts = []
+    if page == "gm":
+        walls, lights = m.get("walls"), m.get("lights")
+        if walls or lights:
+            parts.append(f"{drawn(gm_walls, walls or (), lights or (), m['grid']['size'])}\n")
+        parts.append('<g class="map-token-sights">\n')
+        for t in m["tokens"]:
+            sight = t.get("sight")
+            if sight:
+                reach, dark = sight.get("range"), _attr(sight.get("darkvision") or 0)
+                parts.append(
+                    f'  <circle class="token-sight-of" data-token="{_attr(t["id"])}"'
+                    f' data-range="{"" if reach is None else _attr(reach)}" data-darkvision="{dark}"\n'
+                    f'          cx="{_attr(t["x"])}" cy="{_attr(t["y"])}" r="{dark}"/>\n'
+                )
+        parts.append("</g>\n")
+    elif m.get("vision"):
+        p, w, h = _attr(page), _attr(m["width"]), _attr(m["height"])
+        seen = m.get("sight")
+        parts.append('<g class="map-vision">\n')
+        parts.append(
+            f'  <mask id="sight-mask-{p}" maskUnits="userSpaceOnUse" x="0" y="0" width="{w}" height="{h}">\n'
+        )
+        parts.append(f'    <rect width="{w}" height="{h}" fill="white"/>\n')
+        if seen:
+            parts.append(f'    <path class="sight" d="{_attr(seen)}" fill="black" fill-rule="evenodd"/>\n')
+        parts.append("  </mask>\n")
+        parts.append(
+            f'  <rect class="map-unseen" width="{w}" height="{h}" mask="url(#sight-mask-{p})"/>\n</g>\n'
+        )
+    return Markup("".join(parts))
+
+
+def door_layer(
+    drawn: Callable[..., Markup], gm_doors: Any, door_icon: Any, m: dict[str, Any], page: str
+) -> Markup:
+    """The doors' buttons, over the tokens so a token in a doorway never hides a door from a tap: the
+    GM's, one piece for the walls they are among; a phone's, the doors it sees now, each its own piece.
+    `usable`: the player may try it (reach is the server's to judge); the table's TV and a replay show
+    the doors in sight, to look at only. A phone is not told which doors are locked (drawn as unlocked)."""
+    size = m["grid"]["size"]
+    if page == "gm":
+        walls = m.get("walls")
+        return Markup(f"{drawn(gm_doors, walls, size)}\n") if walls else Markup("")
+    doors = m.get("doors")
+    if not (m.get("vision") and doors):
+        return Markup("")
+    player = page == "player"
+    parts = ['<g class="map-doors map-vision-doors">\n']
+    for d in doors:
+        icon = drawn(
+            door_icon,
+            d["id"],
+            d["x"],
+            d["y"],
+            d["open"],
+            d.get("locked", False),
+            size,
+            d["usable"] and player,
+            player,
+        )
+        parts.append(f"  {icon}\n")
+    parts.append("</g>\n")
+    return Markup("".join(parts))
