@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal, get_args, get_origin
+from weakref import ref
 
 from pydantic import BaseModel, ValidationError
 
@@ -15,7 +16,7 @@ from app.rules.campaign.state import CampaignState, UndoEntry
 from app.rules.chat.part import PART as CHAT
 from app.rules.contract.commands import Command, CommandSpec, Ctx, parse_command
 from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
-from app.rules.contract.frozen import kept_whole
+from app.rules.contract.frozen import kept_table, kept_whole
 from app.rules.contract.options import Option
 from app.rules.contract.part import SystemPart, ViewRequest
 from app.rules.contract.validation import explain
@@ -78,6 +79,10 @@ def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[st
         value = getattr(current, key)
         out.append({"key": key, "text": info.description or key, "value": value, "choices": list(choices)})
     return out
+
+
+_VIEWS = "_views"  # a key of the state's __dict__ that is no field: its views, by viewer
+VIEWS_KEPT = 512  # views kept on a state (a table of 200 phones and their tabs); more and it starts afresh
 
 
 class Game:
@@ -279,7 +284,22 @@ class Game:
         """Everything this viewer may see, and nothing else: templates and JSON replies read only this.
 
         `scene` is the map scene a GM is looking at (players always see the one shown to them).
+
+        Kept on the state for each viewer's key (role, seat, characters: all a view reads of the viewer):
+        a command's reply and its push to the same seat's page build one view, not two. Shared
+        read-only, as every view is (nothing changes a view once built). Copies of a state share the
+        table, so each entry knows its state by a weak reference.
         """
+        kept = kept_table(state, _VIEWS, VIEWS_KEPT)
+        key = (self.key, viewer.key, scene)
+        hit = kept.get(key)
+        if hit is not None and hit[0]() is state:
+            return hit[1]  # type: ignore[no-any-return]  # what this method stored
+        out = self._view(state, viewer, scene)
+        kept[key] = (ref(state), out)
+        return out
+
+    def _view(self, state: CampaignState, viewer: Viewer, scene: str | None) -> dict[str, Any]:
         seen = self.as_seen_by(state, viewer)
         out: dict[str, Any] = {}
         for part in self.parts:  # in layer order: the order of the view's keys is part of its contract

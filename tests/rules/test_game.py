@@ -119,3 +119,19 @@ def test_a_view_is_its_parts_views_in_layer_order_and_the_system_sees_the_whole_
     assert looked == [ViewRequest(state, player, "s9")]
     merged = SystemPart(key="flat", title="Flat", view=lambda request: {"flat": True}, view_key=None)
     assert Game(merged).view(state, player)["flat"] is True
+
+
+def test_a_view_is_built_once_per_state_and_viewer_and_each_other_viewer_state_or_scene_gets_its_own():
+    """A command's reply and its push to the same seat read one view; nothing is shared across viewers."""
+    game, state = Game(GENERIC), _state()
+    ann = Viewer(role="player", seat_id="s1", participants=frozenset({"p1"}))
+    first = game.view(state, ann)
+    assert game.view(state, Viewer(role="player", seat_id="s1", participants=frozenset({"p1"}))) is first
+    gm = game.view(state, Viewer(role="gm", seat_id="gm"))
+    assert gm is not first and gm["me"]["role"] == "gm" and first["me"]["role"] == "player"
+    assert game.view(state, Viewer(role="spectator", seat_id="s9")) is not first
+    assert game.view(state, ann, "scene-2") is not first
+    renamed = state.model_copy(update={"name": "Renamed"})  # a copy carries the table of views along
+    again = game.view(renamed, ann)
+    assert again is not first and again["campaign"]["name"] == "Renamed" and first["campaign"]["name"] == "C"
+    assert game.view(state, ann) is not again  # each state's own, whichever was asked last
