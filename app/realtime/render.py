@@ -100,7 +100,7 @@ def _make_env() -> Environment:
     env.globals["static_version"] = static_version
     env.filters["token_marks"] = token_marks
     env.globals["token_looks"], env.globals["seat_colours"] = token_looks, seat_colours
-    env.globals["tile_svg"] = svg.tile_layer
+    env.globals["tile_layer"] = svg.tile_layer
     env.globals["token_items"] = svg.token_items
     env.globals["sight_layer"], env.globals["door_layer"] = svg.sight_layer, svg.door_layer
     env.globals["drawn"] = Drawn()

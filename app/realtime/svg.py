@@ -14,17 +14,17 @@ _TILE_LAYERS = ByIdentity(256)  # by the tiles' list: a viewer's tiles kept with
 
 
 def tile_layer(tiles: Iterable[dict[str, Any]], page: Any, width: Any, height: Any) -> Markup:
-    """`tile_svg`, written once for each list of tiles (and page and size): a viewer whose tiles did not
+    """`write_tiles`, once for each list of tiles (and page and size): a viewer whose tiles did not
     change has the same list, push after push, however often its board is drawn again."""
     drawn: dict[tuple[Any, ...], Markup] = _TILE_LAYERS.get(tiles, lambda _: {})
     key = (page, width, height)
     hit = drawn.get(key)
     if hit is None:
-        hit = drawn[key] = tile_svg(tiles, page, width, height)
+        hit = drawn[key] = write_tiles(tiles, page, width, height)
     return hit
 
 
-def tile_svg(tiles: Iterable[dict[str, Any]], page: Any, width: Any, height: Any) -> Markup:
+def write_tiles(tiles: Iterable[dict[str, Any]], page: Any, width: Any, height: Any) -> Markup:
     """A player's image of a scene with vision, in the tiles their view lists (each named by its content):
     a step that changes a few tiles' URLs downloads those alone, and each tile's id lets the page keep the
     element of a tile whose URL did not change (static/js/fray.js). Nothing explored is black, as the

@@ -34,3 +34,14 @@ def test_tile_layer_escapes_what_the_template_escaped() -> None:
     assert 'id="tile-pl&lt;ayer-0-256"' in out
     assert 'href="/t/0/1?v=a&amp;b&#34;&lt;"' in out
     assert out.startswith('<g class="map-tiles">') and out.endswith("</g>")
+
+
+def test_a_list_of_tiles_is_written_once_per_page_and_size_and_an_equal_new_list_afresh() -> None:
+    """A viewer's tiles are one list while they do not change (kept with them): a board drawn again for
+    a move elsewhere finds their layer written."""
+    tiles = [{"x": 0, "y": 0, "w": 256, "h": 256, "url": "/t/0/0?v=a"}]
+    first = tile_layer(tiles, "player", 512, 512)
+    assert tile_layer(tiles, "player", 512, 512) is first
+    assert 'id="tile-table-0-0"' in str(tile_layer(tiles, "table", 512, 512))
+    moved = [{**tiles[0], "url": "/t/0/0?v=b"}]
+    assert "v=b" in str(tile_layer(moved, "player", 512, 512)) and "v=b" not in str(first)
