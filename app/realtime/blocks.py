@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from jinja2 import Environment
@@ -30,6 +31,12 @@ MAX_SHAPES = 16  # distinct sets of view keys a block was seen to read; more and
 
 
 MISSING = "\0missing"
+SHORT_TEXT = 256  # strings up to this long have their digests kept (ids, names, flags)
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: 1, 1.0 and True, a str and its Markup, are told apart
+def _scalar_digest(value: Any) -> bytes:
+    return digest(value)
 
 
 class Fingerprints:
@@ -62,7 +69,9 @@ class Fingerprints:
 
     def _digest(self, value: Any) -> bytes:
         if value is None or isinstance(value, (str, int, float)):
-            return digest(value)
+            if isinstance(value, str) and len(value) > SHORT_TEXT:
+                return digest(value)
+            return _scalar_digest(value)  # a table's id, a template's name: the same every push
         hit = self._known.get(id(value))
         if hit is not None and hit[0] is value:
             return hit[1]

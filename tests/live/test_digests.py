@@ -40,3 +40,18 @@ def test_short_lists_are_digested_with_their_part():
     lasting = Lasting()
     part = {"tiles": _walls(LASTING_LENGTH - 1)}
     assert lasting.parts(part) is part
+
+
+def test_a_contexts_short_values_keep_their_digests_and_values_of_other_types_differ():
+    """Ids, names and flags are digested once for the process; 1, 1.0 and True, or a text and its
+    Markup, still read apart (a block draws them apart), and a long text is digested as it is."""
+    from markupsafe import Markup
+
+    from app.realtime.blocks import SHORT_TEXT, Fingerprints
+
+    prints = Fingerprints({"v": {}})
+    values = [1, 1.0, True, "1", Markup("1"), None, "x" * (SHORT_TEXT + 1)]
+    found = [prints._digest(v) for v in values]
+    assert len(set(found)) == len(values)
+    assert found == [Fingerprints({"v": {}})._digest(v) for v in values]  # the same in any context
+    assert found == [digest(v) for v in values]  # as every other value is digested

@@ -52,15 +52,18 @@ def image_url(state: CampaignState, scene: Scene, sight: Sight) -> str | None:
 _TOKEN_VIEWS = "_token_views"  # a key of the token's __dict__ that is no field
 
 
-def token_view(state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer) -> dict[str, Any]:
+def token_view(
+    state: CampaignState, seen: CampaignState, token: Token, viewer: Viewer, scene: Scene | None = None
+) -> dict[str, Any]:
     """A token as this viewer sees it. Kept on the token for each kind of viewer (the GM or not, theirs or
     not, and the seat, where the token has a picture whose frame a player may change) with what it read:
     a step of one token leaves every other token's view the same object, push after push, so a board finds
     their pieces drawn by identity (app/realtime/drawn.py). Copies of a token share the table, so the token
     itself is part of what each entry read."""
-    p = seen.find_participant(token.participant) if token.participant else None
+    p = seen.by_id("participants").get(token.participant) if token.participant else None
     mine = bool(token.participant and token.participant in viewer.participants)
-    scene = state.map.scene(token.scene)
+    if scene is None or scene.id != token.scene:
+        scene = state.map.scene(token.scene)
     asset = state.map.asset(token.image) if token.image is not None else None
     reads = (token, p, scene.fog if scene is not None else None, asset)
     values = (scene is not None and scene.player_moves, state.id)
@@ -164,7 +167,7 @@ def view(
         grid=scene.grid.model_dump(mode="json"),
         fog_version=scene.fog_version,
         player_moves=scene.player_moves,
-        tokens=[token_view(state, seen, t, viewer) for t in tokens],
+        tokens=[token_view(state, seen, t, viewer, scene) for t in tokens],
         drawings=drawings,
     )
     if viewer.is_gm:
