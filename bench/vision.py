@@ -25,7 +25,7 @@ from PIL import Image
 
 from bench import fanout
 from bench import map as battle_map
-from bench.common import cpu_seconds, emit, fray_server
+from bench.common import cpu_seconds, emit, fray_server, machine_ms
 from tests import uvtt_maker
 
 PLAYERS = 6
@@ -188,6 +188,7 @@ def main(quick: bool = False) -> dict:
     duration, slices = (3.0, 1) if quick else (10.0, 3)
     cpu, moves, walks = [], [], []
     env = {"FRAY_MAX_UPLOAD_BYTES": str(64 * 1024 * 1024)}  # the 4096 map's file, whatever its image
+    machine = [machine_ms()]  # the machine's speed around the run: CPU figures move with it
     with fray_server(extra_env=env) as (url, pid):
         for _ in range(slices):  # the median of `slices` runs, each a table of its own
             run = asyncio.run(move_cpu(url, pid, small, 5.0, duration))
@@ -196,6 +197,7 @@ def main(quick: bool = False) -> dict:
             walks.append(asyncio.run(move_cpu(url, pid, small, 5.0, duration, walk=True)))
         stepped = phone(url, small, SMALL[1], move=True)
         loaded = phone(url, big, BIG[1], move=False)
+    machine.append(machine_ms())
     return emit(
         "vision",
         wall_segments=SEGMENTS,
@@ -213,6 +215,7 @@ def main(quick: bool = False) -> dict:
         load_4096_kb=loaded["first_load_kb"],
         load_4096_tiles=loaded["first_tiles"],
         file_4096_mb=round(len(big) / 1024 / 1024, 1),
+        machine_ms=machine,
     )
 
 
