@@ -104,17 +104,49 @@ def _make_env() -> Environment:
     env.globals["token_items"] = svg.token_items
     env.globals["sight_layer"], env.globals["door_layer"] = svg.sight_layer, svg.door_layer
     env.globals["drawn"] = Drawn()
-    env.globals["sheet_of"] = sheet_of
+    env.globals["sheet_of"], env.globals["acts_of"] = sheet_of, acts_of
     return env
 
 
 SHEET_READS = ("id", "participant", "name", "movable")
 
 
+_SHEETS: dict[tuple[Any, ...], dict[str, Any]] = {}
+SHEETS_KEPT = 4096
+
+
 def sheet_of(token: dict[str, Any]) -> dict[str, Any]:
     """What a phone's token sheet shows of its token (partials/map.html): the sheet is drawn of this, so a
-    step, which moves the token and nothing the sheet shows, finds it drawn."""
-    return {k: token.get(k) for k in SHEET_READS}
+    step, which moves the token and nothing the sheet shows, finds it drawn. One dict for each sheet, so
+    the drawing is found by its identity (app/realtime/drawn.py), not by pickling it every push."""
+    shown = tuple(token.get(k) for k in SHEET_READS)
+    try:
+        hit = _SHEETS.get(shown)
+    except TypeError:  # a value that cannot be a key: a dict of its own
+        return dict(zip(SHEET_READS, shown, strict=True))
+    if hit is None:
+        if len(_SHEETS) >= SHEETS_KEPT:
+            _SHEETS.clear()
+        hit = _SHEETS[shown] = dict(zip(SHEET_READS, shown, strict=True))
+    return hit
+
+
+_ACTS: dict[tuple[int, ...], list[dict[str, Any]]] = {}  # each list holds its options: their ids stay theirs
+ACTS_KEPT = 4096
+
+
+def acts_of(options: list[dict[str, Any]], participant: str | None) -> list[dict[str, Any]]:
+    """A character's options (its token sheet's buttons), one list for the same options: a view's options
+    are kept by what they read (app/rules/game.py), so a sheet is found drawn by identity push after push
+    (app/realtime/drawn.py) instead of its buttons being pickled for every phone."""
+    acts = [o for o in options if o.get("participant") == participant]
+    key = tuple(map(id, acts))
+    hit = _ACTS.get(key)
+    if hit is None:
+        if len(_ACTS) >= ACTS_KEPT:
+            _ACTS.clear()
+        hit = _ACTS[key] = acts
+    return hit
 
 
 ENV = _make_env()

@@ -207,3 +207,25 @@ def test_numbers_and_strings_are_named_by_their_value_without_pickling(monkeypat
     assert str(drawn(m.a, token, 1)) == "<i>Ann1</i>" and str(drawn(m.a, token, True)) == "<i>AnnTrue</i>"
     assert str(drawn(m.a, token, -0.0)) == "<i>Ann-0.0</i>" and str(drawn(m.a, token, 0.0)) == "<i>Ann0.0</i>"
     assert drawn.draws == 5
+
+
+def test_a_sheet_and_its_buttons_are_one_object_for_what_they_show() -> None:
+    """A phone's token sheet is drawn of these: equal ones are the same objects, so the sheet is found drawn
+    by identity; a renamed token or other buttons are others."""
+    from app.realtime.render import acts_of, sheet_of
+
+    token = {**_token("t1", 32.0, mine=True), "participant": "p1", "name": "Aria"}
+    assert (
+        sheet_of(token)
+        is sheet_of({**token, "x": 96.0})
+        == {
+            "id": "t1",
+            "participant": "p1",
+            "name": "Aria",
+            "movable": True,
+        }
+    )
+    assert sheet_of({**token, "name": "Aria the Bold"})["name"] == "Aria the Bold"
+    roll, other = {"id": "o1", "participant": "p1"}, {"id": "o2", "participant": "p2"}
+    assert acts_of([roll, other], "p1") is acts_of([other, roll], "p1") == [roll]
+    assert acts_of([{"id": "o1", "participant": "p1"}], "p1") is not acts_of([roll], "p1")  # another option

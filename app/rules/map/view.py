@@ -12,7 +12,7 @@ import operator
 from typing import Any, cast
 
 from app.rules.campaign.state import CampaignState, Participant
-from app.rules.contract.frozen import kept_table, kept_whole
+from app.rules.contract.frozen import kept, kept_table, kept_whole
 from app.rules.map.fog import image_key
 from app.rules.map.geometry import scene_fogged
 from app.rules.map.sight import ANY_PLAYER, Sight
@@ -67,13 +67,13 @@ def token_view(
     asset = state.map.asset(token.image) if token.image is not None else None
     reads = (token, p, scene.fog if scene is not None else None, asset)
     values = (scene is not None and scene.player_moves, state.id)
-    kept = kept_table(token, _TOKEN_VIEWS, 16)
+    views = kept_table(token, _TOKEN_VIEWS, 16)
     key = (viewer.is_gm, mine, viewer.seat_id if asset is not None else None)
-    hit = kept.get(key)
+    hit = views.get(key)
     if hit is not None and all(map(operator.is_, hit[0], reads)) and hit[1] == values:
         return cast(dict[str, Any], hit[2])
     out = _token_view(state, scene, p, token, viewer)
-    kept[key] = (reads, values, out)
+    views[key] = (reads, values, out)
     return out
 
 
@@ -164,14 +164,21 @@ def view(
         image_url=image_url(state, scene, sight),
         width=scene.width,
         height=scene.height,
-        grid=scene.grid.model_dump(mode="json"),
+        # Kept on the scene (a token's move leaves it as it was): the board's head is found drawn by
+        # identity (app/realtime/drawn.py), not pickled for every viewer of every push.
+        grid=kept(scene, "_grid_view", (scene.grid,), lambda: scene.grid.model_dump(mode="json")),
         fog_version=scene.fog_version,
         player_moves=scene.player_moves,
         tokens=[token_view(state, seen, t, viewer, scene) for t in tokens],
         drawings=drawings,
     )
     if viewer.is_gm:
-        out["fog"] = [op.model_dump(mode="json", exclude_none=True) for op in scene.fog]
+        out["fog"] = kept(
+            scene,
+            "_fog_view",
+            (scene.fog,),
+            lambda: [op.model_dump(mode="json", exclude_none=True) for op in scene.fog],
+        )
         out["asset"] = scene.asset
         out.update(kept_whole(scene, _GM_SIGHT, lambda: _gm_sight(scene)))
     elif sight.vision(scene):

@@ -104,3 +104,20 @@ def test_a_step_leaves_the_other_tokens_views_the_same_objects_and_what_they_rea
     assert not tokens("ann")[aria]["movable"]  # what the scene lets players do is read again
     t.do("gm", "map.fog.cover", scene=scene, rect=[0, 0, 400, 300])
     assert tokens("gm")[brick]["fogged"] and not gm_after[brick]["fogged"]
+
+
+def test_a_token_move_leaves_the_scenes_grid_and_fog_as_viewed_the_same_objects():
+    """The board's head is drawn of them: found by identity, push after push, until they change."""
+    t = _table()
+    scene = _scene(t)
+    t.do("gm", "map.fog.cover", scene=scene, rect=[200, 0, 200, 300])
+    aria = _token(t, scene, "Aria")
+    before, phone = t.view("gm")["map"], t.view("ann")["map"]
+    t.do("gm", "map.token.move", token=aria, x=150, y=150)
+    after = t.view("gm")["map"]
+    assert after["grid"] is before["grid"] is phone["grid"] and after["fog"] is before["fog"]
+    t.do("gm", "map.fog.reveal", scene=scene, rect=[200, 0, 100, 300])
+    revealed = t.view("gm")["map"]
+    assert revealed["fog"] is not after["fog"] and len(revealed["fog"]) == 2
+    t.do("gm", "map.scene.update", scene=scene, grid={"type": "square", "size": 40})
+    assert t.view("gm")["map"]["grid"]["size"] == 40 and before["grid"]["size"] != 40
