@@ -383,7 +383,26 @@ def pages_view(view: dict[str, Any]) -> dict[str, Any]:
     campaign = view.get("campaign")
     if not isinstance(campaign, dict) or "seq" not in campaign:
         return view
-    return {**view, "campaign": {k: v for k, v in campaign.items() if k != "seq"}}
+    return {**view, "campaign": _without_seq(campaign)}
+
+
+_CAMPAIGNS: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+CAMPAIGNS_KEPT = 1024
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _without_seq(campaign: dict[str, Any]) -> dict[str, Any]:
+    """The campaign as the pages read it, one dict for every view that reads the same (its settings, a
+    dict, by identity: a state keeps them while they do not change), so every viewer of every push
+    compares and digests one object. Each entry holds what it names by id, so the ids stay theirs."""
+    items = [(k, v) for k, v in campaign.items() if k != "seq"]
+    key = tuple((k, type(v), v if isinstance(v, _PLAIN) else id(v)) for k, v in items)
+    hit = _CAMPAIGNS.get(key)
+    if hit is None:
+        if len(_CAMPAIGNS) >= CAMPAIGNS_KEPT:
+            _CAMPAIGNS.clear()
+        hit = _CAMPAIGNS[key] = (tuple(v for _, v in items), dict(items))
+    return hit[1]
 
 
 def page_context(

@@ -101,6 +101,14 @@ def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(clie
     paged = render.pages_view(view)
     assert "seq" not in paged["campaign"] and paged["campaign"]["name"] == view["campaign"]["name"]
     assert view["campaign"]["seq"] >= 1  # the view itself is not changed
+    later = {**view, "campaign": {**view["campaign"], "seq": view["campaign"]["seq"] + 1}}
+    assert (
+        render.pages_view(later)["campaign"] is paged["campaign"]
+    )  # one object for every push that reads alike
+    renamed = {**later, "campaign": {**later["campaign"], "name": "Elsewhere"}}
+    assert render.pages_view(renamed)["campaign"]["name"] == "Elsewhere"
+    settings = {**view["campaign"], "settings": {**view["campaign"]["settings"]}}  # equal, another object
+    assert render.pages_view({**view, "campaign": settings})["campaign"] == paged["campaign"]
 
 
 def _apply(page: str, message: str) -> str:
