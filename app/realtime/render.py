@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from app.realtime import svg
 from app.realtime.blocks import BlockMemo
-from app.realtime.digests import digest
+from app.realtime.digests import ByIdentity, digest
 from app.realtime.drawn import Drawn
 from app.realtime.log import log_entries
 from app.realtime.looks import seat_colours, token_looks
@@ -383,7 +383,10 @@ def pages_view(view: dict[str, Any]) -> dict[str, Any]:
     campaign = view.get("campaign")
     if not isinstance(campaign, dict) or "seq" not in campaign:
         return view
-    return {**view, "campaign": _without_seq(campaign)}
+    return {**view, "campaign": _PAGES_CAMPAIGNS.get(campaign, _without_seq)}
+
+
+_PAGES_CAMPAIGNS = ByIdentity(64)  # by the view's campaign: one dict for every view of a state
 
 
 _CAMPAIGNS: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}

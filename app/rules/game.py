@@ -121,10 +121,9 @@ class Game:
         return self.system.key
 
     def _core_view(self, request: ViewRequest) -> dict[str, Any]:
-        out = campaign_view.view(request.state, request.viewer)
-        out["campaign"]["system_title"] = self.system.title
-        out["campaign"]["owns_initiative"] = self.system.owns_initiative
-        return out
+        return campaign_view.view(
+            request.state, request.viewer, self.system.title, self.system.owns_initiative
+        )
 
     # -- set-up ---------------------------------------------------------------------------------
 
@@ -291,7 +290,7 @@ class Game:
         table, so each entry knows its state by a weak reference.
         """
         kept = kept_table(state, _VIEWS, VIEWS_KEPT)
-        key = (self.key, viewer.key, scene)
+        key = (self.key, viewer.role, viewer.seat_id, viewer.participants, scene)  # what `viewer.key` names
         hit = kept.get(key)
         if hit is not None and hit[0]() is state:
             return hit[1]  # type: ignore[no-any-return]  # what this method stored

@@ -135,3 +135,14 @@ def test_a_view_is_built_once_per_state_and_viewer_and_each_other_viewer_state_o
     again = game.view(renamed, ann)
     assert again is not first and again["campaign"]["name"] == "Renamed" and first["campaign"]["name"] == "C"
     assert game.view(state, ann) is not again  # each state's own, whichever was asked last
+
+
+def test_every_view_of_a_state_shares_one_campaign_part_and_the_next_state_its_own():
+    game, state = Game(GENERIC), _state()
+    ann = Viewer(role="player", seat_id="s1", participants=frozenset({"p1"}))
+    gm = Viewer(role="gm", seat_id="gm")
+    first = game.view(state, ann)["campaign"]
+    assert game.view(state, gm)["campaign"] is first
+    assert first["system_title"] == GENERIC.title and first["seq"] == 10
+    later = state.model_copy(update={"seq": 11})
+    assert game.view(later, ann)["campaign"]["seq"] == 11 and first["seq"] == 10

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, Participant
-from app.rules.contract.frozen import Memo
+from app.rules.contract.frozen import Memo, kept
 from app.rules.system import Event, Viewer
 
 
@@ -94,20 +94,36 @@ def encounter_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]
     return out
 
 
-def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
-    seat = state.seat(viewer.seat_id)
-    participants = participants_view(state, viewer)
-    seats = [s.model_dump() for s in state.seats] if viewer.is_gm else _for_players(state, "seats")
-    active = state.active
-    return {
-        "campaign": {
+def campaign_of(state: CampaignState, system_title: str, owns_initiative: bool) -> dict[str, Any]:
+    """The campaign itself as every view of a state shows it: one dict for all of them (shared read-only),
+    kept on the state for what it is made of."""
+    made_of = (state.id, state.name, state.system, state.dice_mode, state.settings, state.seq)
+    return kept(
+        state,
+        "_campaign_view",
+        (*made_of, system_title, owns_initiative),
+        lambda: {
             "id": state.id,
             "name": state.name,
             "system": state.system,
             "dice_mode": state.dice_mode,
             "settings": state.settings,
             "seq": state.seq,
+            "system_title": system_title,
+            "owns_initiative": owns_initiative,
         },
+    )
+
+
+def view(
+    state: CampaignState, viewer: Viewer, system_title: str = "", owns_initiative: bool = False
+) -> dict[str, Any]:
+    seat = state.seat(viewer.seat_id)
+    participants = participants_view(state, viewer)
+    seats = [s.model_dump() for s in state.seats] if viewer.is_gm else _for_players(state, "seats")
+    active = state.active
+    return {
+        "campaign": campaign_of(state, system_title, owns_initiative),
         "me": {
             "seat_id": viewer.seat_id,
             "role": viewer.role,
