@@ -9,6 +9,7 @@ from weakref import ref
 from pydantic import BaseModel, ValidationError
 
 from app.rules import events as payloads
+from app.rules import seen_events
 from app.rules.campaign import commands as campaign_commands
 from app.rules.campaign import reducers as campaign_reducers
 from app.rules.campaign import view as campaign_view
@@ -20,7 +21,7 @@ from app.rules.contract.frozen import kept_table, kept_whole
 from app.rules.contract.options import Option
 from app.rules.contract.part import SystemPart, ViewRequest
 from app.rules.contract.validation import explain
-from app.rules.contract.viewer import Viewer, can_see, widest
+from app.rules.contract.viewer import Viewer, widest
 from app.rules.errors import Forbidden, InputError, RuleError, quoted
 from app.rules.generic import SYSTEM as GENERIC
 from app.rules.map.part import PART as MAP
@@ -47,22 +48,6 @@ def _dumped(option: Option) -> dict[str, Any]:
     """The option as JSON, kept on the option (`kept`): a part that keeps its options from push to push
     (the generic roll buttons) has each dumped once, not once a view. Shared read-only."""
     return kept_whole(option, "_json", lambda: option.model_dump(mode="json"))
-
-
-def names_any(value: Any, refs: frozenset[str]) -> bool:
-    """Whether any text in an event's data is one of these ids or names."""
-    return any(text in refs for text in _texts(value))
-
-
-def _texts(value: Any) -> Iterable[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _texts(item)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _texts(item)
 
 
 def rulings(model: type[BaseModel], settings: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -211,7 +196,9 @@ class Game:
         if not any(p.name in error.message for p in unseen):
             return error
         refs = {p.id for p in unseen} | {p.name.casefold() for p in unseen}
-        named = next((v for v in _texts(command.model_dump()) if v.casefold() in refs or v in refs), None)
+        named = next(
+            (v for v in seen_events.texts(command.model_dump()) if v.casefold() in refs or v in refs), None
+        )
         return RuleError(
             f"There is no character {quoted(named)}." if named else "There is no such character."
         )
@@ -321,85 +308,10 @@ class Game:
         state: CampaignState | None = None,
         memo: dict[Any, Any] | None = None,
     ) -> list[Event]:
-        """The events as this viewer may see them: its audience, then, for a player or a spectator, each
-        event as the players may see it (a part's `event_views`: a fog stroke left out, an image's id
-        taken out), and none that names a character hidden from them (by id or by name) while it is
-        hidden, however public it was when written. `state` is the campaign now (what is hidden now);
-        `memo` shares the players' reading of each event among the views of one push."""
-        if viewer.is_gm:
-            return list(events)
-        hidden = self.hidden_refs(state, viewer, memo) if state is not None else frozenset()
-        if memo is None:
-            return self._visible(events, viewer, state, hidden, memo)
-        # Viewers of one push who see the same audiences of a list of events (and to whom the same
-        # characters are hidden) see the same events: the list is filtered once for all of them, and
-        # they share it (read-only, as they share the memo).
-        listed = events if isinstance(events, list) else list(events)
-        heard = memo.get(("audiences", id(listed)))
-        if heard is None or heard[0] is not listed:
-            heard = memo[("audiences", id(listed))] = (listed, tuple({e.audience: 0 for e in listed}))
-        key = ("visible", id(listed), hidden, *(can_see(a, viewer) for a in heard[1]))
-        hit = memo.get(key)
-        if hit is None or hit[0] is not listed:
-            hit = memo[key] = (listed, self._visible(listed, viewer, state, hidden, memo))
-        return hit[1]
+        """The events as this viewer may see them (`seen_events.visible`, with this game's readings)."""
+        return seen_events.visible(self.event_views, events, viewer, state, memo)
 
-    def _visible(
-        self,
-        events: Iterable[Event],
-        viewer: Viewer,
-        state: CampaignState | None,
-        hidden: frozenset[str],
-        memo: dict[Any, Any] | None,
-    ) -> list[Event]:
-        out = []
-        audiences: dict[str, bool] = {}  # a log's events have a few audiences between them
-        for event in events:
-            sees = audiences.get(event.audience)
-            if sees is None:
-                sees = audiences[event.audience] = can_see(event.audience, viewer)
-            if sees:
-                seen = self._as_players_see(event, state, hidden, memo)
-                if seen is not None:
-                    out.append(seen)
-        return out
-
-    def _as_players_see(
-        self,
-        event: Event,
-        state: CampaignState | None,
-        hidden: frozenset[str],
-        memo: dict[Any, Any] | None,
-    ) -> Event | None:
-        key = ("seen", id(event), hidden)
-        if memo is not None:
-            hit = memo.get(key)
-            if hit is not None and hit[0] is event:
-                return hit[1]  # type: ignore[no-any-return]  # what this method stored
-        view = self.event_views.get(event.type)
-        seen = event if view is None else view(state, event)
-        if seen is not None and hidden and names_any(seen.data, hidden):
-            seen = None
-        if memo is not None:
-            memo[key] = (event, seen)  # the event kept alive with its reading: its id stays its own
-        return seen
-
-    @staticmethod
-    def hidden_refs(
-        state: CampaignState, viewer: Viewer, memo: dict[Any, Any] | None = None
-    ) -> frozenset[str]:
-        """The ids and names of the characters hidden from this viewer (their own are never hidden)."""
-        key = ("hidden", id(state.participants))
-        hit = memo.get(key) if memo is not None else None
-        if hit is None or hit[0] is not state.participants:
-            secret = [p for p in state.participants if p.hidden]
-            hit = (state.participants, secret, frozenset(r for p in secret for r in (p.id, p.name)))
-            if memo is not None:
-                memo[key] = hit
-        secret, refs = hit[1], hit[2]
-        if not refs or not any(p.id in viewer.participants for p in secret):
-            return refs
-        return frozenset(r for p in secret if p.id not in viewer.participants for r in (p.id, p.name))
+    hidden_refs = staticmethod(seen_events.hidden_refs)
 
     # -- snapshots ------------------------------------------------------------------------------
 

@@ -212,7 +212,7 @@ def test_numbers_and_strings_are_named_by_their_value_without_pickling(monkeypat
 def test_a_sheet_and_its_buttons_are_one_object_for_what_they_show() -> None:
     """A phone's token sheet is drawn of these: equal ones are the same objects, so the sheet is found drawn
     by identity; a renamed token or other buttons are others."""
-    from app.realtime.render import acts_of, sheet_of
+    from app.realtime.environment import acts_of, sheet_of
 
     token = {**_token("t1", 32.0, mine=True), "participant": "p1", "name": "Aria"}
     assert (
