@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable
 from operator import is_
 from typing import Any, TypeVar
 
-import numpy as np
 import shapely
 
 from app.rules.campaign.state import CampaignState, Participant
@@ -124,13 +123,13 @@ class Sight:
         return frozenset(party(self.state) - hidden)
 
     def _in_sight(self, scene: Scene, points: list[Point]) -> list[bool]:
-        region = self.seen_region(scene)
-        if region is None or not points:
+        """Which spots the viewer's characters see now (as `seen_region` holds them), each spot remembered
+        with the sight it was asked of."""
+        if not self.vision(scene) or not points:
             return [True] * len(points)
-        if len(points) == 1:  # a moved token's spot, asked of every player's sight: no array for one
-            return [bool(shapely.intersects_xy(region, *points[0]))]
-        xy = np.asarray(points, dtype=float).reshape(len(points), 2)
-        return [bool(b) for b in shapely.intersects_xy(region, xy[:, 0], xy[:, 1])]
+        if not self.scene(scene):
+            return [False] * len(points)
+        return vision.points_seen(scene, self._seeing(scene), points)
 
     # -- scenes and spots --------------------------------------------------------------------------
 

@@ -223,6 +223,29 @@ def sight_of(scene: Scene, tokens: Iterable[Token]) -> shapely.Geometry:
     return found
 
 
+POINTS_PER_SIGHT = 1024  # spots remembered as in or out of one sight (a table's tokens, where they stood)
+
+
+def points_seen(scene: Scene, tokens: list[Token], points: list[tuple[float, float]]) -> list[bool]:
+    """Which of these spots these tokens' sight holds, each remembered with that sight: a push asks every
+    player's sight about every token, and only the moved one stands somewhere new."""
+    ordered = standing(tokens)
+    memo = _memo(scene)
+    known: dict[tuple[float, float], bool] | None = memo.get(("points", ordered))
+    if known is None or len(known) > POINTS_PER_SIGHT:
+        known = memo[("points", ordered)] = {}
+    missing = list(dict.fromkeys(p for p in points if p not in known))
+    if missing:
+        region = sight_of(scene, tokens)
+        if len(missing) == 1:  # a moved token's spot: no array for one
+            known[missing[0]] = bool(shapely.intersects_xy(region, *missing[0]))
+        else:
+            xy = np.asarray(missing, dtype=float).reshape(len(missing), 2)
+            inside = shapely.intersects_xy(region, xy[:, 0], xy[:, 1])
+            known.update(zip(missing, (bool(b) for b in inside), strict=True))
+    return [known[p] for p in points]
+
+
 def standing(tokens: Iterable[Token]) -> tuple[tuple[float, float, float | None, float], ...]:
     """What the sight of these tokens is made of, besides the scene: where each stands and how it sees."""
     return tuple(sorted({(t.x, t.y, t.sight.range, t.sight.darkvision) for t in tokens}))

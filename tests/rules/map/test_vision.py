@@ -435,3 +435,20 @@ def test_a_token_is_seen_alone_as_among_all_the_tokens_of_its_scene():
             assert sight.token(tok) == (tok.id in among), (who, tok.label or tok.participant)
             answers.add(sight.token(tok))
     assert answers == {True, False}
+
+
+def test_a_spot_asked_again_of_the_same_sight_is_remembered_and_a_door_opened_asks_anew(monkeypatch):
+    """A push asks every player's sight about every token: only a spot not asked before is tested, and
+    the answers are the sight's own (a door opened is another sight)."""
+    t, scene, door = _dungeon()
+    _aria(t, scene)
+    spots = [(450.0, 300.0), (800.0, 300.0), (300.0, 550.0)]
+    assert _sees(t, "ann", *spots) == [True, False, True]
+    tested: list[object] = []
+    real = shapely.intersects_xy
+    monkeypatch.setattr(shapely, "intersects_xy", lambda *a: tested.append(a) or real(*a))
+    assert _sees(t, "ann", *spots) == [True, False, True]
+    assert tested == []  # every spot remembered with Aria's sight
+    assert _sees(t, "ann", (450.0, 300.0), (100.0, 100.0)) == [True, True] and len(tested) == 1  # one new
+    t.do("gm", "map.door.set", wall=door, open=True)
+    assert _sees(t, "ann", *spots) == [True, True, True]  # the door open: the east room in sight
