@@ -277,7 +277,7 @@ class Game:
         table, so each entry knows its state by a weak reference.
         """
         kept = kept_table(state, _VIEWS, VIEWS_KEPT)
-        key = (self.key, viewer.role, viewer.seat_id, viewer.participants, scene)  # what `viewer.key` names
+        key = (self, viewer.role, viewer.seat_id, viewer.participants, scene)  # what `viewer.key` names
         hit = kept.get(key)
         if hit is not None and hit[0]() is state:
             return hit[1]  # type: ignore[no-any-return]  # what this method stored

@@ -135,6 +135,10 @@ def test_a_view_is_built_once_per_state_and_viewer_and_each_other_viewer_state_o
     again = game.view(renamed, ann)
     assert again is not first and again["campaign"]["name"] == "Renamed" and first["campaign"]["name"] == "C"
     assert game.view(state, ann) is not again  # each state's own, whichever was asked last
+    other = Game(GENERIC)  # another game (its parts could differ): its own views of the same state
+    assert other.view(state, ann) is not game.view(state, ann) and other.view(state, ann) == game.view(
+        state, ann
+    )
 
 
 def test_every_view_of_a_state_shares_one_campaign_part_and_the_next_state_its_own():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import operator
 from typing import Any, cast
+from weakref import ref
 
 from app.rules.campaign.state import CampaignState, Participant
 from app.rules.contract.frozen import kept, kept_table, kept_whole
@@ -65,15 +66,15 @@ def token_view(
     if scene is None or scene.id != token.scene:
         scene = state.map.scene(token.scene)
     asset = state.map.asset(token.image) if token.image is not None else None
-    reads = (token, p, scene.fog if scene is not None else None, asset)
+    reads = (p, scene.fog if scene is not None else None, asset)
     values = (scene is not None and scene.player_moves, state.id)
     views = kept_table(token, _TOKEN_VIEWS, 16)
     key = (viewer.is_gm, mine, viewer.seat_id if asset is not None else None)
     hit = views.get(key)
-    if hit is not None and all(map(operator.is_, hit[0], reads)) and hit[1] == values:
-        return cast(dict[str, Any], hit[2])
+    if hit is not None and hit[0]() is token and all(map(operator.is_, hit[1], reads)) and hit[2] == values:
+        return cast(dict[str, Any], hit[3])
     out = _token_view(state, scene, p, token, viewer)
-    views[key] = (reads, values, out)
+    views[key] = (ref(token), reads, values, out)  # the token by a weak reference: its own table holds it
     return out
 
 
