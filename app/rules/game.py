@@ -16,6 +16,7 @@ from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
 from app.rules.chat.part import PART as CHAT
 from app.rules.contract.commands import Command, CommandSpec, Ctx, parse_command
+from app.rules.contract.deciders import Decider, decider, gm_or_not, together
 from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
 from app.rules.contract.frozen import kept_table, kept_whole
 from app.rules.contract.options import Option
@@ -81,6 +82,7 @@ class Game:
             describers=campaign_view.DESCRIBERS,
             view=self._core_view,
             view_key=None,
+            deciders=campaign_view.DECIDERS,
         )
         self.parts: tuple[SystemPart, ...] = (
             (core, MAP, CHAT, GENERIC) if system is GENERIC else (core, MAP, CHAT, GENERIC, system)
@@ -101,9 +103,27 @@ class Game:
             self.describers.update(part.describers)
             self.event_views.update(part.event_views)
 
+        self.deciders = self._deciders()
+
     @property
     def key(self) -> str:
         return self.system.key
+
+    def _deciders(self) -> dict[str, Decider] | None:
+        """What decides each key of this game's views (app/rules/contract/deciders.py); None where what a
+        viewer sees of the characters is their own sight (a system that conceals): every key is theirs."""
+        if self.system.conceals is not None:
+            return None
+        out: dict[str, Decider] = {}
+        for part in self.parts:
+            if part.view_key is None and part.view is not None and not part.deciders:
+                return None  # keys at the top of the view that nothing says what decides
+            out.update(part.deciders)
+        buttons = [part.options_decider for part in self.parts if part.options]
+        if all(buttons):
+            out["options"] = together(d for d in buttons if d is not None)
+        out["rulings"] = decider(("settings",), gm_or_not)
+        return out
 
     def _core_view(self, request: ViewRequest) -> dict[str, Any]:
         return campaign_view.view(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rules.campaign.state import CampaignState, Participant
+from app.rules.contract.deciders import decider, gm_or_not, nobody, role_and_characters, whole_viewer
 from app.rules.contract.frozen import Memo, kept
 from app.rules.system import Event, Viewer
 
@@ -139,6 +140,20 @@ def view(
         if viewer.is_gm
         else None,
     }
+
+
+# What decides each key of `view` (app/rules/contract/deciders.py). `campaign` as the pages read it: they
+# leave its seq out (app/realtime/render.py `pages_view`), so it changes with the campaign's settings only.
+DECIDERS = {
+    "campaign": decider(("id", "name", "system", "dice_mode", "settings"), nobody),
+    "me": decider(("seats",), whole_viewer),
+    "seats": decider(("seats",), gm_or_not),
+    "participants": decider(("participants", "seats"), role_and_characters),
+    "encounters": decider(("encounters", "participants"), gm_or_not),
+    "encounter": decider(("encounters", "active_encounter"), nobody),
+    "prompts": decider(("prompts",), role_and_characters),
+    "undo": decider(("undo_stack",), gm_or_not),
+}
 
 
 def _name(event: Event) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from app.rules.contract.commands import CommandSpec
+from app.rules.contract.deciders import Decider
 from app.rules.contract.envelope import Describer, EventView, Reducer
 from app.rules.contract.marks import BadgeHook, TurnHook
 from app.rules.contract.options import Option
@@ -72,6 +73,11 @@ class SystemPart:
     # Where `view` goes in the viewer's whole view: under this key, or, None, its keys at the top level (the
     # campaign core and the generic tabletop). `Game.view` composes the parts' views in layer order.
     view_key: str | None = "system"
+    # What decides each key this part's view adds, and its options (app/rules/contract/deciders.py): a push
+    # then draws what reads them once for the viewers who see them alike. A key left out is decided by
+    # everything (the viewer's whole view is built whenever the campaign changes).
+    deciders: Mapping[str, Decider] = field(default_factory=dict)
+    options_decider: Decider | None = None
     owns_initiative: bool = False  # the system keeps the turn order: generic.initiative.* are not offered
     # Participants this viewer's characters cannot perceive right now (Triptycho's dark sections): the core
     # and generic views treat them as hidden for that viewer, so they leave no trace in its HTML or JSON.

@@ -8,7 +8,7 @@ from app.rules.generic.badges import badges, turn_of
 from app.rules.generic.demo import DEMO
 from app.rules.generic.reducers import REDUCERS
 from app.rules.generic.table import COMMANDS
-from app.rules.generic.view import DESCRIBERS, options, view
+from app.rules.generic.view import DECIDERS, DESCRIBERS, OPTIONS_DECIDER, options, view
 
 SYSTEM = SystemPart(
     key="generic",
@@ -20,6 +20,8 @@ SYSTEM = SystemPart(
     options=options,
     view=state_view(view),
     view_key=None,  # the tabletop every campaign has: its keys at the top of the view
+    deciders=DECIDERS,
+    options_decider=OPTIONS_DECIDER,
     badges=badges,
     turn_of=turn_of,
     docs="rules/generic.md",

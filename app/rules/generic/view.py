@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 
 from app.rules import dice
 from app.rules.campaign.state import CampaignState
+from app.rules.contract.deciders import decider, gm_or_not, role_and_characters
 from app.rules.contract.frozen import kept_table
 from app.rules.errors import InputError
 from app.rules.generic.commands import may_change_pool, may_change_track, owner_hidden
@@ -95,6 +96,27 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             lambda: _initiative(state, viewer),
         ),
     }
+
+
+def _owners_mine(kind: str) -> Callable[[CampaignState, Viewer], Any]:
+    """A part read by role and by which of the viewer's characters own its items (as `view` keys it)."""
+    return lambda state, viewer: (viewer.role, _mine_among(viewer, (i.owner for i in getattr(state, kind))))
+
+
+def _initiative_mine(state: CampaignState, viewer: Viewer) -> Any:
+    init = state.initiative
+    return (viewer.is_gm, _mine_among(viewer, (*(e.participant for e in init.entries), init.current)))
+
+
+# What decides each key of `view` and the buttons of `options` (app/rules/contract/deciders.py): the same
+# as the parts are kept by above.
+DECIDERS = {
+    "pools": decider(("pools", "participants"), _owners_mine("pools")),
+    "tracks": decider(("tracks", "participants"), _owners_mine("tracks")),
+    "presets": decider(("presets", "participants"), gm_or_not),
+    "initiative": decider(("initiative", "participants"), _initiative_mine),
+}
+OPTIONS_DECIDER = decider(("presets", "participants"), role_and_characters)
 
 
 def _pools(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from typing import Any
 
+from app.rules.contract.deciders import decider, whole_viewer
 from app.rules.contract.part import SystemPart, ViewRequest
 from app.rules.map import view
 from app.rules.map.commands import COMMANDS
@@ -24,4 +25,11 @@ PART = SystemPart(
     event_views=EVENT_VIEWS,
     view=_view,
     view_key="map",
+    # The map reads the scenes and the characters (and the game's own state, for what it lets a viewer
+    # see), never the pools, tracks, turn order or prompts: those are the tokens' marks, from other keys.
+    deciders={
+        "map": decider(
+            ("id", "name", "system", "settings", "seats", "participants", "map", "ext"), whole_viewer
+        )
+    },
 )

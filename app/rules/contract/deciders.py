@@ -1,0 +1,65 @@
+"""What decides each key of a view: the state's fields it reads, and what of the viewer it reads.
+
+A push changes a few of the state's fields (a pool: `pools`); a key of a view whose fields did not change
+is, for the same viewer, what it was. Where they changed, viewers with the same `of` see the key alike
+(every player sees a pool nobody of theirs owns the same way), so a push draws what reads it once for all
+of them (app/realtime/decided.py), without building each viewer's view.
+
+The contract: a key's value is a function of the fields in `looks_at` and of `of(state, viewer)`, and of
+nothing else. With `alone`, `of` decides the value by itself, across states (it holds the state's objects
+it reads: a phone's own characters and their pools), so a viewer whose `of` is what it was sees the key
+as it was, even though its fields changed. A key without a decider is decided by everything: a push
+builds that viewer's whole view for the blocks that read it, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from app.rules.contract.viewer import Viewer
+
+if TYPE_CHECKING:
+    from app.rules.campaign.state import CampaignState
+
+
+@dataclass(frozen=True, slots=True)
+class Decider:
+    looks_at: frozenset[str]
+    of: Callable[[CampaignState, Viewer], Hashable]
+    alone: bool = False
+
+
+def decider(
+    looks_at: Iterable[str], of: Callable[[CampaignState, Viewer], Hashable], alone: bool = False
+) -> Decider:
+    return Decider(frozenset(looks_at), of, alone)
+
+
+def nobody(state: CampaignState, viewer: Viewer) -> Hashable:
+    """Read by a key every viewer of a state sees alike."""
+    return ()
+
+
+def gm_or_not(state: CampaignState, viewer: Viewer) -> Hashable:
+    return viewer.is_gm
+
+
+def role_and_characters(state: CampaignState, viewer: Viewer) -> Hashable:
+    return (viewer.role, viewer.participants)
+
+
+def whole_viewer(state: CampaignState, viewer: Viewer) -> Hashable:
+    """Everything a view reads of its viewer (`Game.view`'s key but the scene, which pushes do not ask)."""
+    return (viewer.role, viewer.seat_id, viewer.participants)
+
+
+def together(deciders: Iterable[Decider]) -> Decider:
+    """One key made of several parts' (a game's roll buttons: each part's own)."""
+    found = tuple(deciders)
+    return Decider(
+        frozenset().union(*(d.looks_at for d in found)),
+        lambda state, viewer: tuple(d.of(state, viewer) for d in found),
+        all(d.alone for d in found),
+    )
