@@ -96,6 +96,9 @@ class UndoEntry(Frozen):
     audience: str
 
 
+VIEWERS_KEPT = 1024  # seats' viewers kept per tuple of characters
+
+
 class CampaignState(Frozen):
     id: str
     name: str
@@ -173,7 +176,17 @@ class CampaignState(Frozen):
         return next((e for e in self.encounters if e.id == self.active_encounter), None)
 
     def viewer_for(self, seat_id: str | None, role: str) -> Viewer:
-        """The viewer of a seat: its role and the characters handed to it."""
+        """The viewer of a seat: its role and the characters handed to it. One object per seat for as long
+        as the characters are the same tuple (a push asks it of every phone)."""
+        viewers: dict[tuple[str | None, str], Viewer] = kept(self, "_viewers", (self.participants,), dict)
+        hit = viewers.get((seat_id, role))
+        if hit is None:
+            hit = self._viewer_for(seat_id, role)
+            if len(viewers) < VIEWERS_KEPT:
+                viewers[(seat_id, role)] = hit
+        return hit
+
+    def _viewer_for(self, seat_id: str | None, role: str) -> Viewer:
         owned = (
             kept(self, "_owners", (self.participants,), lambda: _owned(self.participants)).get(
                 seat_id, frozenset()
