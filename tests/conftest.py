@@ -37,6 +37,21 @@ hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, prin
 hypothesis_settings.register_profile("dev", deadline=None)
 hypothesis_settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
+# Every push decided from what changed is also drawn whole and compared (app/realtime/decided.py), here
+# and in the servers the tests start (they inherit it).
+os.environ.setdefault("FRAY_CHECK_PUSH", "1")
+
+
+@pytest.fixture(autouse=True)
+def pushes_decided_as_drawn() -> Iterator[None]:
+    """No push of the test decided a page otherwise than its viewer's view draws it."""
+    from app.realtime import decided
+
+    decided.MISMATCHES.clear()
+    yield
+    found, decided.MISMATCHES[:] = list(decided.MISMATCHES), []
+    assert not found, f"pages decided from what changed differ from their views: {found}"
+
 
 @pytest.fixture(scope="session")
 def migrated_template(tmp_path_factory: pytest.TempPathFactory) -> Path:

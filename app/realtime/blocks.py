@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -221,6 +221,7 @@ class Previous:
 
 
 _CONTEXT_NAMES: dict[frozenset[str], frozenset[str]] = {}
+_NO_VIEW: dict[str, Any] = {}
 
 
 class Reads:
@@ -254,6 +255,10 @@ class BlockMemo:
         self._known_seq: Any = None
         self._views: OrderedDict[tuple[Any, ...], Fingerprints] = OrderedDict()  # each viewer's last
         self._reads: dict[tuple[Any, ...], Reads] = {}  # what each of those viewers' renders read
+        # Every view key any render of a block ever read (never forgotten, unlike the shapes): a push that
+        # changed none of them leaves the block as every viewer holds it (app/realtime/decided.py).
+        self.reads_ever: dict[tuple[str, str], frozenset[str]] = {}
+        self.reads_version = 0  # moved on when reads_ever grows
 
     def view_started(self, viewer: tuple, prints: Fingerprints) -> None:
         """Before a viewer's blocks: what changed since its last context (see `Fingerprints.compare_with`)."""
@@ -279,7 +284,7 @@ class BlockMemo:
         return self._last
 
     def unchanged_blocks(
-        self, viewer: tuple, prints: Fingerprints, slots: list[tuple[str, str, str]]
+        self, viewer: tuple, prints: Fingerprints, slots: Sequence[tuple[str, str, str]]
     ) -> dict[str, str]:
         """The viewer's blocks that read nothing of what changed since its last context, each its last
         render (by `out` name): the set test of `Fingerprints.unchanged` for all of them in one pass,
@@ -368,10 +373,19 @@ class BlockMemo:
             shapes.clear()
             kept.clear()
         shapes.add(keys)
+        ever = self.reads_ever.get(slot)
+        if ever is None or not ever.issuperset(keys):
+            ever = frozenset() if ever is None else ever
+            self.reads_ever[slot] = ever.union(keys)
+            self.reads_version += 1
         kept[prints.of(keys, names)] = (keys, html)
         while len(kept) > KEEP_PER_BLOCK:
             kept.popitem(last=False)
         return keys, html
+
+    def lines_of(self, log: Any, draw: Callable[[], list[str]]) -> list[str]:
+        """`lines` for a log alone, without a view's context (app/realtime/decided.py)."""
+        return self.lines(Fingerprints({"v": _NO_VIEW, "log": log}, self._known, self._lasting), draw)
 
     def lines(self, prints: Fingerprints, draw: Callable[[], list[str]]) -> list[str]:
         """The log's lines as drawn, once per distinct log."""

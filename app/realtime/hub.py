@@ -17,8 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.realtime import decided as deciding
 from app.realtime import render
 from app.realtime.conn import Conn
+from app.realtime.log import log_entries
 from app.realtime.push import Push
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
@@ -59,6 +61,8 @@ class Room:
         self.seq = 0
         self.rendered: dict[tuple, dict[str, str]] = {}
         self.logs: dict[tuple, list[str]] = {}  # each view's log lines as last sent, for appends
+        self.decisions: dict[tuple, dict[str, Any]] = {}  # what decided each view's last render
+        self.pushed: CampaignState | None = None  # the state of the last whole push
         self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
         self.memo = render.BlockMemo()  # each distinct block rendered once, whichever views share it
         # The players' list of the others, by the state tuples it reads (render.shared_people): kept
@@ -131,6 +135,10 @@ class Room:
             self._send_json(snap, viewers[conns[0].who()], since, conns)
         behind_first = sorted(html.items(), key=lambda item: min(c.seq for c in item[1]))
         push = Push(state.seq)
+        last = self.pushed
+        decided = None
+        if snap.game.deciders is not None and last is not None and last.seq == self.seq and html:
+            decided = deciding.Decided(snap.game, last, state, self.memo)
         if len(self.people) > PEOPLE_KEPT:
             self.people.clear()
         held = time.perf_counter()
@@ -141,12 +149,24 @@ class Room:
                 held = time.perf_counter()
                 if self.announced > state.seq:
                     return
-            self._send_html(snap, key, conns, viewers[conns[0].who()], push)
+            self._send_html(snap, key, conns, viewers[conns[0].who()], push, decided)
         self.seq = state.seq
+        self.pushed = state
 
-    def _send_html(self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer, push: Push) -> None:
+    def _send_html(
+        self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer, push: Push, decided: Any = None
+    ) -> None:
         """One view's message: the blocks that changed since what its sockets hold (each the one element
         of it that changed, when that is one), put together once for every view that sends the same."""
+        if (
+            decided is not None
+            and key in self.decisions
+            and key in self.rendered
+            and key in self.logs
+            and all(c.synced_key == key and c.seq == decided.old_seq for c in conns)
+        ):
+            self._send_decided(snap, key, conns, viewer, push, decided)
+            return
         state = snap.state
         page = key[0]
         context = render.page_context(
@@ -183,6 +203,44 @@ class Room:
                 conn.push(full)
             conn.seq = state.seq
             conn.synced_key = key
+        if snap.game.deciders is not None:
+            self.decisions[key] = deciding.decisions_of(snap.game, state, viewer)
+
+    def _send_decided(
+        self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer, push: Push, decided: deciding.Decided
+    ) -> None:
+        """`_send_html` for sockets that hold the last push's render of this view: the blocks decided
+        from what changed (app/realtime/decided.py), the view built only when a block needs drawing."""
+        state, page = snap.state, key[0]
+        built: list[dict[str, Any]] = []
+
+        def context_of() -> dict[str, Any]:
+            if not built:
+                built.append(
+                    render.page_context(
+                        snap.game, state, viewer, snap.recent, page, snap.described, people_kept=self.people
+                    )
+                )
+            return built[0]
+
+        held, old_lines = self.rendered[key], self.logs[key]
+        changed, self.decisions[key] = decided.page(viewer, page, self.decisions[key], held, context_of)
+        blocks = {**held, **changed} if changed else held
+        entries = log_entries(snap.game, state, snap.recent, viewer, snap.described)
+        lines = decided.lines(entries)
+        log = None
+        if lines is not old_lines and lines != old_lines:
+            log = push.log_append(old_lines, lines)
+            if log is None:  # an older line changed, or the page showed no line yet
+                log = render.log_block(page, context_of(), self.memo, key)
+        if decided.check:
+            deciding.check(page, context_of(), blocks, str(key))
+        self.rendered[key], self.logs[key] = blocks, lines
+        parts = {name: push.part(name, held.get(name), html, blocks) for name, html in changed.items()}
+        diff = push.message(render.in_page_order(page, parts, log))
+        for conn in conns:
+            conn.push(diff)
+            conn.seq = state.seq
 
     def _send_json(self, snap: Snap, viewer: Viewer, since: int, conns: list[Conn]) -> None:
         missed = [e for e in snap.events if e.seq > since]
@@ -223,6 +281,7 @@ class Room:
         for key in [k for k in self.rendered if k not in live]:
             del self.rendered[key]
             self.logs.pop(key, None)
+            self.decisions.pop(key, None)
 
 
 class Hub:

@@ -162,6 +162,30 @@ def render_template(name: str, context: dict[str, Any]) -> str:
     return ENV.get_template(name).render(context)
 
 
+def live_context(page: str, context: dict[str, Any]) -> dict[str, Any]:
+    """A page's context as its live blocks read it: each marked for an out-of-band swap."""
+    return {
+        **context,
+        "oob": OOB,
+        "system_template": system_template(context["system"], page),
+        "board_template": system_board(context["system"]),
+    }
+
+
+@cache
+def live_slots(
+    page: str, system: str, leave_out: frozenset[str] = frozenset()
+) -> tuple[tuple[str, str, str], ...]:
+    """Each live block of a page as (template, block, name in the page), in the page's order."""
+    slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page] if name not in leave_out]
+    slots += [
+        (str(system_template(system, page)), name, f"system:{name}")
+        for name in system_blocks(system, page)
+        if f"system:{name}" not in leave_out
+    ]
+    return tuple(slots)
+
+
 def render_live(
     page: str,
     context: dict[str, Any],
@@ -176,19 +200,8 @@ def render_live(
     push that did not touch it) is not rendered again. `viewer` (the view's key) lets a block compare
     its inputs with that viewer's last render first, the cheapest way to find it unchanged.
     """
-    ctx = {
-        **context,
-        "oob": OOB,
-        "system_template": system_template(context["system"], page),
-        "board_template": system_board(context["system"]),
-    }
-    slots = [(page_template(page), name, name) for name in LIVE_BLOCKS[page] if name not in leave_out]
-    system_name = ctx["system_template"]
-    slots += [
-        (system_name, name, f"system:{name}")
-        for name in system_blocks(context["system"], page)
-        if f"system:{name}" not in leave_out
-    ]
+    ctx = live_context(page, context)
+    slots = live_slots(page, context["system"], leave_out)
     if memo is None:
         return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
     prints = memo.prints(ctx)
@@ -255,10 +268,12 @@ _BEFORE_LOG = {page: frozenset(names[: names.index(LOG)]) for page, names in LIV
 def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[str]:
     """Each line of the live log as the page draws it, newest first."""
 
-    def draw() -> list[str]:
-        return [str(log_line(e)) for e in context["log"]]
-
+    draw = partial(log_lines_of, context["log"])
     return memo.lines(memo.prints(context), draw) if memo is not None else draw()
+
+
+def log_lines_of(entries: list[dict[str, Any]]) -> list[str]:
+    return [str(log_line(e)) for e in entries]
 
 
 def log_append(old: list[str], new: list[str]) -> str | None:

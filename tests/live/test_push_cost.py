@@ -77,21 +77,43 @@ def test_a_one_pool_change_is_drawn_once_for_the_phones_who_see_it_alike_not_onc
     assert message.count("hx-swap-oob") == 3  # the row, the new log line, the seq
 
 
-def test_a_pool_change_leaves_every_phones_other_blocks_untouched_by_a_set_test(client):
-    """The campaign's seq moves with every push; a block that reads the campaign's name (the map, the
-    initiative) is found unchanged without looking at it again (`render.pages_view`): of each phone's
-    blocks, only the pools are looked at, and only they are drawn."""
+def test_a_pool_change_builds_no_phones_view_it_is_decided_from_what_changed(client, monkeypatch):
+    """Issue 31's view contract by parts: a push of one pool's change decides each phone's page from
+    the fields that changed (app/realtime/decided.py). The pools card is drawn once, from one phone's
+    view; no other phone's view is built, and every other block is left as each phone holds it."""
     table, phones = _table(client)
-    room, _ = _room(client, table, phones)
+    room, sockets = _room(client, table, phones)
     _push(room)
     table.ok(table.gm, "generic.roll", expression="1d6")
     _push(room)
-    reused, renders = room.memo.reused, room.memo.renders
+    built: list[str] = []
+    page_context = render.page_context
+
+    def counted(game, state, viewer, *args, **kwargs):
+        built.append(viewer.key)
+        return page_context(game, state, viewer, *args, **kwargs)
+
+    monkeypatch.setattr(render, "page_context", counted)
+    monkeypatch.setenv("FRAY_CHECK_PUSH", "0")  # the check builds every view to compare: not counted here
+    renders = room.memo.renders
     table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
     _push(room)
-    blocks = len(render.LIVE_BLOCKS["player"]) - 1  # the log is compared by its lines
-    assert room.memo.reused - reused >= PHONES * (blocks - 1)  # all but the pools block, for every phone
+    assert len(built) <= 1, f"{len(built)} phones' views built for one pool change"
     assert room.memo.renders - renders <= 1
+    messages = {id(socket.got[-1]) for socket in sockets.values()}
+    assert len(messages) == 1 and 'id="pool-' in sockets[phones[0].seat_id].got[-1]
+    # A phone's own pool moves its own sheet and no one else's: that phone's view is built, and one other
+    # phone's for the pools card every other phone sees alike.
+    hero = next(p["id"] for p in table.view(table.gm)["participants"] if p["name"] == "Hero 3")
+    table.ok(table.gm, "generic.pool.create", name="Grit", value=1, owner=hero)
+    _push(room)
+    table.ok(phones[3], "generic.pool.adjust", pool="Grit", delta=1)
+    built.clear()
+    _push(room)
+    assert len(built) <= 2 and any(phones[3].seat_id in key for key in built), built
+    mine = sockets[phones[3].seat_id].got[-1]
+    assert 'class="pool" id="pool-' in mine and "Grit" in mine  # the row on its own sheet
+    assert 'hx-swap-oob="morph"' not in sockets[phones[4].seat_id].got[-1]  # the log's new line alone
 
 
 def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(client):

@@ -1,0 +1,239 @@
+"""A push that decides a viewer's page from what changed, without building the viewer's view.
+
+A push changes a few of the campaign's fields (a pool: `pools`). Each key of a view and each name of a
+page's context has a `Decider` (app/rules/contract/deciders.py): the fields it reads and what of the viewer
+it reads. A block that read nothing whose fields changed (the block memo keeps every key a block's renders
+ever read, `BlockMemo.reads_ever`) is what every viewer holds: no work for any of them. A block that did is
+found by what decides it for this viewer: the same as last push for a key decided by the viewer's own
+objects alone (a phone's sheet when another's pool moved), else the render of another viewer of this push
+who is decided alike (every phone's pools card after a change of the party's gold), else drawn for this
+viewer from its view, built then, as before. Per viewer, a push is then a few small keys and look-ups.
+
+Sound as the deciders are: with `FRAY_CHECK_PUSH=1` (the test suite sets it) every page decided here is
+also drawn whole from the viewer's view and compared, and a difference is recorded in `MISMATCHES`.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Hashable
+from functools import partial
+from typing import Any
+
+from jinja2_fragments import render_block
+
+from app.realtime import render
+from app.realtime.blocks import BlockMemo
+from app.realtime.sources import EVERY_NAME, names_read
+from app.rules.campaign.state import CampaignState
+from app.rules.contract.deciders import Decider, decider, gm_or_not, nobody, role_and_characters, whole_viewer
+from app.rules.contract.frozen import kept
+from app.rules.game import Game
+from app.rules.system import Viewer
+
+logger = logging.getLogger("fray.decided")
+
+MISMATCHES: list[str] = []  # pages decided here that differ from their view's (under FRAY_CHECK_PUSH)
+
+FIELDS = tuple(CampaignState.model_fields)
+MISSING = object()
+UNKNOWN = "\0unknown"  # what a block never drawn here reads: no decider has it, so it is the viewer's own
+
+
+def _by_owner(state: CampaignState, kind: str) -> dict[str | None, tuple[Any, ...]]:
+    items = getattr(state, kind)
+
+    def build() -> dict[str | None, tuple[Any, ...]]:
+        out: dict[str | None, list[Any]] = {}
+        for item in items:
+            out.setdefault(item.owner, []).append(item)
+        return {owner: tuple(found) for owner, found in out.items()}
+
+    return kept(state, f"_by_owner.{kind}", (items,), build)
+
+
+def _places(state: CampaignState) -> dict[str, int]:
+    return kept(
+        state, "_places", (state.participants,), lambda: {p.id: n for n, p in enumerate(state.participants)}
+    )
+
+
+def _own(state: CampaignState, viewer: Viewer) -> Hashable:
+    """What a phone's `mine` is made of: its characters (where they stand), their seats, pools and tracks."""
+    mine: Any = viewer.participants
+    if not mine:
+        return (viewer.role, viewer.seat_id)
+    if len(mine) > 1:
+        places = _places(state)
+        mine = sorted(mine, key=lambda pid: places.get(pid, -1))
+    index = state.by_id("participants")
+    chars = tuple(index.get(pid) for pid in mine)
+    pools, tracks = _by_owner(state, "pools"), _by_owner(state, "tracks")
+    return (
+        viewer.role,
+        viewer.seat_id,
+        tuple(mine),
+        chars,
+        tuple(state.seat(p.owner) if p is not None and p.owner else None for p in chars),
+        tuple(pools.get(pid, ()) for pid in mine),
+        tuple(tracks.get(pid, ()) for pid in mine),
+    )
+
+
+# The names of a page's context (`render.page_context`, `render.live_context`) but the view and the log
+# (compared by its lines), and what decides each.
+NAME_DECIDERS: dict[str, Decider] = {
+    "seq": decider(("seq",), nobody),
+    "manual": decider(("dice_mode",), nobody),
+    "others": decider(("participants",), role_and_characters),
+    "people": decider(("participants", "tracks"), gm_or_not),
+    "mine": decider(("participants", "seats", "pools", "tracks"), _own, alone=True),
+    **{
+        name: decider((), nobody)
+        for name in ("page", "system", "campaign_id", "oob", "system_template", "board_template")
+    },
+}
+CONTEXT_NAMES = frozenset({*NAME_DECIDERS, "log"})
+
+
+def decisions_of(game: Game, state: CampaignState, viewer: Viewer) -> dict[str, Hashable]:
+    """What decides every key and name of this viewer's page now (kept for its next push)."""
+    assert game.deciders is not None
+    return {name: d.of(state, viewer) for name, d in (*game.deciders.items(), *NAME_DECIDERS.items())}
+
+
+class Decided:
+    """One push's decisions, shared by its viewers: which keys moved, and the blocks drawn so far."""
+
+    def __init__(self, game: Game, old: CampaignState, new: CampaignState, memo: BlockMemo) -> None:
+        assert game.deciders is not None
+        self.check = os.environ.get("FRAY_CHECK_PUSH") == "1"  # see the module's docstring
+        self.old_seq = old.seq
+        self.state = new
+        self.memo = memo
+        self.deciders = {**game.deciders, **NAME_DECIDERS}
+        changed = frozenset(f for f in FIELDS if getattr(old, f) is not getattr(new, f))
+        self.moved = frozenset(n for n, d in self.deciders.items() if not d.looks_at.isdisjoint(changed))
+        self._reads: dict[tuple[str, str], tuple[Any, tuple[str, ...], bool]] = {}
+        self._drawn: dict[tuple[Any, ...], str] = {}
+        self._lines: dict[int, tuple[Any, list[str]]] = {}
+        self._touched: dict[str, tuple[int, list[tuple[str, str, str, tuple[str, ...]]]]] = {}
+
+    def reads(self, template: str, block: str) -> tuple[tuple[str, ...], bool]:
+        """Every key and name a block's renders read, and whether any of them moved in this push."""
+        slot = (template, block)
+        ever = self.memo.reads_ever.get(slot)
+        hit = self._reads.get(slot)
+        if hit is None or hit[0] is not ever:
+            names = names_read(render.ENV, template, block)
+            used = CONTEXT_NAMES if names == EVERY_NAME else CONTEXT_NAMES.intersection(names)
+            if ever is None:  # never drawn in this room: its reads are not known, it is the viewer's own
+                hit = self._reads[slot] = (ever, (UNKNOWN,), True)
+            else:
+                reads = tuple(sorted(ever.union(used) - {"log"}))
+                moved = any(r not in self.deciders or r in self.moved for r in reads)
+                hit = self._reads[slot] = (ever, reads, moved)
+        return hit[1], hit[2]
+
+    def touched(self, page: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
+        """The page's blocks that read something that moved in this push, each with all it reads: worked
+        out again only when a render of this push read a key no render of its block had read before."""
+        version = self.memo.reads_version
+        hit = self._touched.get(page)
+        if hit is None or hit[0] != version:
+            found = []
+            for template, block, out in render.live_slots(page, self.state.system, render.LOG_ONLY):
+                reads, moved = self.reads(template, block)
+                if moved:
+                    found.append((template, block, out, reads))
+            hit = self._touched[page] = (version, found)
+        return hit[1]
+
+    def lines(self, entries: Any) -> list[str]:
+        """The log's lines as drawn, one list for the viewers of this push who see the same log."""
+        hit = self._lines.get(id(entries))
+        if hit is None or hit[0] is not entries:
+            draw = partial(render.log_lines_of, entries)
+            hit = self._lines[id(entries)] = (
+                entries,
+                self.memo.lines_of(entries, draw),
+            )  # kept: its id stays
+        return hit[1]
+
+    def page(
+        self,
+        viewer: Viewer,
+        page: str,
+        last: dict[str, Hashable],
+        held: dict[str, str],
+        context_of: Callable[[], dict[str, Any]],
+    ) -> tuple[dict[str, str], dict[str, Hashable]]:
+        """The blocks of this viewer's page that differ from what it holds (`held`), and what decided them.
+
+        `last` is what decided this viewer's page last push; `context_of` builds its page's context (its
+        view), asked only for a block no viewer of this push was decided alike for."""
+        state, deciders, moved = self.state, self.deciders, self.moved
+        now = dict(last)
+        for name in moved:
+            if name in deciders:
+                now[name] = deciders[name].of(state, viewer)
+        changed: dict[str, str] = {}
+        for template, block, out, reads in self.touched(page):
+            if all(
+                name in deciders
+                and (name not in moved or deciders[name].alone)
+                and now[name] == last.get(name, MISSING)
+                for name in reads
+            ):
+                continue  # read only what is, for this viewer, as it was
+            html = self._draw(viewer, page, template, block, now, context_of)
+            before = held.get(out)
+            if html is not before and html != before:
+                changed[out] = html
+        return changed, now
+
+    def _alike(self, template: str, block: str, viewer: Viewer, now: dict[str, Hashable]) -> tuple[Any, ...]:
+        """The key of a block for the viewers of this push decided alike for everything it reads."""
+        reads, _ = self.reads(template, block)
+        whole = whole_viewer(self.state, viewer)
+        return (
+            template,
+            block,
+            reads,
+            tuple(
+                now[name] if name in self.deciders and not self.deciders[name].alone else whole
+                for name in reads
+            ),
+        )
+
+    def _draw(
+        self,
+        viewer: Viewer,
+        page: str,
+        template: str,
+        block: str,
+        now: dict[str, Hashable],
+        context_of: Callable[[], dict[str, Any]],
+    ) -> str:
+        alike = self._alike(template, block, viewer, now)
+        html = self._drawn.get(alike)
+        if html is None:
+            ctx = render.live_context(page, context_of())
+            prints = self.memo.prints(ctx)
+            html = self.memo.render(
+                render.ENV, template, block, prints, partial(render_block, render.ENV, template, block)
+            )
+            # Kept under what it read as known now: a render that read a key no earlier render of the
+            # block had read is found only by viewers decided alike for that key too.
+            self._drawn[self._alike(template, block, viewer, now)] = html
+        return html
+
+
+def check(page: str, context: dict[str, Any], blocks: dict[str, str], who: str) -> None:
+    """Under FRAY_CHECK_PUSH: the page decided here against the page drawn whole from the viewer's view."""
+    fresh = render.render_live(page, context, None, None, render.LOG_ONLY)
+    if fresh != blocks:
+        differ = sorted(name for name in fresh if fresh.get(name) != blocks.get(name))
+        MISMATCHES.append(f"{who} on {page}: {', '.join(differ)}")
+        logger.error("a decided push differs from the view's for %s on %s: %s", who, page, differ)
