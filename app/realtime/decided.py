@@ -41,44 +41,33 @@ MISSING = object()
 UNKNOWN = "\0unknown"  # what a block never drawn here reads: no decider has it, so it is the viewer's own
 
 
-def _by_owner(state: CampaignState, kind: str) -> dict[str | None, tuple[Any, ...]]:
-    items = getattr(state, kind)
+def _sheets(state: CampaignState) -> dict[str, tuple[Any, ...]]:
+    """Each character's part of a sheet: where it stands, itself, its seat, its pools, its tracks. Built
+    once per change of those tuples, for every phone of the push."""
+    chars, seats, pools, tracks = state.participants, state.seats, state.pools, state.tracks
 
-    def build() -> dict[str | None, tuple[Any, ...]]:
-        out: dict[str | None, list[Any]] = {}
-        for item in items:
-            out.setdefault(item.owner, []).append(item)
-        return {owner: tuple(found) for owner, found in out.items()}
+    def build() -> dict[str, tuple[Any, ...]]:
+        owned: dict[str | None, tuple[list[Any], list[Any]]] = {}
+        for pool in pools:
+            owned.setdefault(pool.owner, ([], []))[0].append(pool)
+        for track in tracks:
+            owned.setdefault(track.owner, ([], []))[1].append(track)
+        none: tuple[list[Any], list[Any]] = ([], [])
+        return {
+            p.id: (n, p, state.seat(p.owner) if p.owner else None, *map(tuple, owned.get(p.id, none)))
+            for n, p in enumerate(chars)
+        }
 
-    return kept(state, f"_by_owner.{kind}", (items,), build)
-
-
-def _places(state: CampaignState) -> dict[str, int]:
-    return kept(
-        state, "_places", (state.participants,), lambda: {p.id: n for n, p in enumerate(state.participants)}
-    )
+    return kept(state, "_sheets", (chars, seats, pools, tracks), build)
 
 
 def _own(state: CampaignState, viewer: Viewer) -> Hashable:
     """What a phone's `mine` is made of: its characters (where they stand), their seats, pools and tracks."""
-    mine: Any = viewer.participants
+    mine = viewer.participants
     if not mine:
         return (viewer.role, viewer.seat_id)
-    if len(mine) > 1:
-        places = _places(state)
-        mine = sorted(mine, key=lambda pid: places.get(pid, -1))
-    index = state.by_id("participants")
-    chars = tuple(index.get(pid) for pid in mine)
-    pools, tracks = _by_owner(state, "pools"), _by_owner(state, "tracks")
-    return (
-        viewer.role,
-        viewer.seat_id,
-        tuple(mine),
-        chars,
-        tuple(state.seat(p.owner) if p is not None and p.owner else None for p in chars),
-        tuple(pools.get(pid, ()) for pid in mine),
-        tuple(tracks.get(pid, ()) for pid in mine),
-    )
+    sheets = _sheets(state)
+    return (viewer.role, viewer.seat_id, *sorted(sheets.get(pid, (-1, pid)) for pid in mine))
 
 
 # The names of a page's context (`render.page_context`, `render.live_context`) but the view and the log

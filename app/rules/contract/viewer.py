@@ -23,8 +23,13 @@ class Viewer(Frozen):
     @property
     def key(self) -> str:
         """Viewers with the same key see exactly the same thing (render once per key). A seat sees its own
-        name and seat id, so a seat's viewers share renders (its tabs), and spectators all share one."""
-        return f"{self.role}:{self.seat_id or ''}:{','.join(sorted(self.participants))}"
+        name and seat id, so a seat's viewers share renders (its tabs), and spectators all share one.
+        Kept on the viewer (a push asks it of every phone's, and a seat's viewer is one object)."""
+        key = self.__dict__.get("_key")
+        if key is None:
+            mine = ",".join(sorted(self.participants))
+            key = self.__dict__["_key"] = f"{self.role}:{self.seat_id or ''}:{mine}"
+        return key
 
     def controls(self, participant_id: str | None) -> bool:
         return self.is_gm or (participant_id is not None and participant_id in self.participants)
