@@ -71,8 +71,9 @@ def _own(state: CampaignState, viewer: Viewer) -> Hashable:
 
 
 # The names of a page's context (`render.page_context`, `render.live_context`) but the view and the log
-# (compared by its lines), and what decides each.
-NAME_DECIDERS: dict[str, Decider] = {
+# (compared by its lines), and what decides each. Named apart from the view's keys (`$seq`): the context's
+# `system` is the game's key, the view's `system` a game's whole part.
+_NAMES: dict[str, Decider] = {
     "seq": decider(("seq",), nobody),
     "manual": decider(("dice_mode",), nobody),
     "others": decider(("participants",), role_and_characters),
@@ -83,7 +84,9 @@ NAME_DECIDERS: dict[str, Decider] = {
         for name in ("page", "system", "campaign_id", "oob", "system_template", "board_template")
     },
 }
-CONTEXT_NAMES = frozenset({*NAME_DECIDERS, "log"})
+NAME_DECIDERS = {f"${name}": found for name, found in _NAMES.items()}
+# And the log: its own block is compared by its lines; any other block that read it would be the viewer's.
+CONTEXT_NAMES = frozenset({*_NAMES, "log"})
 
 
 def decisions_of(game: Game, state: CampaignState, viewer: Viewer) -> dict[str, Hashable]:
@@ -116,11 +119,12 @@ class Decided:
         hit = self._reads.get(slot)
         if hit is None or hit[0] is not ever:
             names = names_read(render.ENV, template, block)
-            used = CONTEXT_NAMES if names == EVERY_NAME else CONTEXT_NAMES.intersection(names)
+            found = CONTEXT_NAMES if names == EVERY_NAME else CONTEXT_NAMES.intersection(names)
+            used = {f"${name}" for name in found}
             if ever is None:  # never drawn in this room: its reads are not known, it is the viewer's own
                 hit = self._reads[slot] = (ever, (UNKNOWN,), True)
             else:
-                reads = tuple(sorted(ever.union(used) - {"log"}))
+                reads = tuple(sorted(ever.union(used)))
                 moved = any(r not in self.deciders or r in self.moved for r in reads)
                 hit = self._reads[slot] = (ever, reads, moved)
         return hit[1], hit[2]

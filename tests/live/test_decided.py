@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
+from app.demo import _with_seats
 from app.realtime import decided
+from app.realtime.conn import Conn
+from app.realtime.hub import Hub, Room
 from app.rules import registry
-from tests.live.test_push_cost import _push, _room, _table
+from tests.helpers import Table
+from tests.live.test_push_cost import _push, _room, _Socket, _table
 
 
 def test_games_that_conceal_characters_decide_nothing_by_parts_the_others_name_the_core_and_generic_keys():
@@ -53,3 +59,28 @@ def test_the_decided_page_is_the_page_drawn_whole_through_a_session_of_changes(c
         _push(room)
         assert not decided.MISMATCHES, (command, decided.MISMATCHES)
     assert all(socket.got for socket in sockets.values())
+
+
+@pytest.mark.parametrize("system", ["generic", "trinity", "tote"])
+def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, system):
+    """A game's own part of the view (`system`, no decider) is the viewer's own at every push: a step
+    that changes it redraws what reads it (the game's key in the context has the same name, and must not
+    be taken for it). Every page of the GM and the players, checked at every step of the demo."""
+    demo = registry.game(system).system.demo
+    assert demo is not None
+    table = Table.create(client, name="Demo", system=system, dice="server")
+    seats = {name: table.join(name) for name in demo.players}
+    ids = {name: seat.seat_id for name, seat in seats.items()}
+    fray = client.app.state.fray
+    room = Room(Hub(fray.db, fray.states), table.id)
+    sockets = []
+    for seat_id, role in [(table.gm.seat_id, "gm"), *((s.seat_id, "player") for s in seats.values())]:
+        sockets.append(_Socket())
+        room.conns.add(Conn(sockets[-1], seat_id, role, role, "html"))  # type: ignore[arg-type]
+    _push(room)
+    for command in demo.commands:
+        fields = dict(_with_seats(command, ids))
+        table.ok(table.gm, fields.pop("type"), **fields)
+        _push(room)
+        assert not decided.MISMATCHES, (command, decided.MISMATCHES)
+    assert all(len(socket.got) > 1 for socket in sockets)
