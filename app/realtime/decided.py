@@ -19,7 +19,7 @@ import logging
 import os
 from collections.abc import Callable, Hashable
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2_fragments import render_block
 
@@ -89,6 +89,19 @@ NAME_DECIDERS = {f"${name}": found for name, found in _NAMES.items()}
 CONTEXT_NAMES = frozenset({*_NAMES, "log"})
 
 
+class Slot(NamedTuple):
+    """A block of a page as a push decides it."""
+
+    template: str
+    block: str
+    out: str  # its name in the page
+    reads: tuple[str, ...]  # every key and name its renders read
+    shared: tuple[str, ...]  # those decided alike for viewers alike
+    own: bool  # it read a key decided by the viewer alone (or by nothing): drawn for the viewer
+    redrawn: bool  # a shared key it read moved, or a key nothing decides: not as held
+    compare: tuple[str, ...]  # the viewer's own keys it read that moved: as held if each is as it was
+
+
 def decisions_of(game: Game, state: CampaignState, viewer: Viewer) -> dict[str, Hashable]:
     """What decides every key and name of this viewer's page now (kept for its next push)."""
     assert game.deciders is not None
@@ -107,10 +120,11 @@ class Decided:
         self.deciders = {**game.deciders, **NAME_DECIDERS}
         changed = frozenset(f for f in FIELDS if getattr(old, f) is not getattr(new, f))
         self.moved = frozenset(n for n, d in self.deciders.items() if not d.looks_at.isdisjoint(changed))
+        self._moved_of = [(name, self.deciders[name].of) for name in sorted(self.moved)]
         self._reads: dict[tuple[str, str], tuple[Any, tuple[str, ...], bool]] = {}
         self._drawn: dict[tuple[Any, ...], str] = {}
         self._lines: dict[int, tuple[Any, list[str]]] = {}
-        self._touched: dict[str, tuple[int, list[tuple[str, str, str, tuple[str, ...]]]]] = {}
+        self._touched: dict[str, tuple[int, list[Slot]]] = {}
 
     def reads(self, template: str, block: str) -> tuple[tuple[str, ...], bool]:
         """Every key and name a block's renders read, and whether any of them moved in this push."""
@@ -129,9 +143,9 @@ class Decided:
                 hit = self._reads[slot] = (ever, reads, moved)
         return hit[1], hit[2]
 
-    def touched(self, page: str) -> list[tuple[str, str, str, tuple[str, ...]]]:
-        """The page's blocks that read something that moved in this push, each with all it reads: worked
-        out again only when a render of this push read a key no render of its block had read before."""
+    def touched(self, page: str) -> list[Slot]:
+        """The page's blocks that read something that moved in this push, each with how it is decided:
+        worked out again only when a render of this push read a key no render of its block had read."""
         version = self.memo.reads_version
         hit = self._touched.get(page)
         if hit is None or hit[0] != version:
@@ -139,9 +153,19 @@ class Decided:
             for template, block, out in render.live_slots(page, self.state.system, render.LOG_ONLY):
                 reads, moved = self.reads(template, block)
                 if moved:
-                    found.append((template, block, out, reads))
+                    found.append(self._slot(template, block, out, reads))
             hit = self._touched[page] = (version, found)
         return hit[1]
+
+    def _slot(self, template: str, block: str, out: str, reads: tuple[str, ...]) -> Slot:
+        deciders, moved = self.deciders, self.moved
+        own = [name for name in reads if name not in deciders or deciders[name].alone]
+        shared = tuple(name for name in reads if name in deciders and not deciders[name].alone)
+        # Drawn anew whenever it read a shared key that moved or a key nothing decides; else the same as
+        # held unless a key decided by the viewer's own objects is not what it was.
+        redrawn = any(name not in deciders or (name in moved and not deciders[name].alone) for name in reads)
+        compare = tuple(name for name in own if name in deciders and name in moved)
+        return Slot(template, block, out, reads, shared, bool(own), redrawn, compare)
 
     def lines(self, entries: Any) -> list[str]:
         """The log's lines as drawn, one list for the viewers of this push who see the same log."""
@@ -166,60 +190,45 @@ class Decided:
 
         `last` is what decided this viewer's page last push; `context_of` builds its page's context (its
         view), asked only for a block no viewer of this push was decided alike for."""
-        state, deciders, moved = self.state, self.deciders, self.moved
+        state = self.state
         now = dict(last)
-        for name in moved:
-            if name in deciders:
-                now[name] = deciders[name].of(state, viewer)
+        for name, of in self._moved_of:
+            now[name] = of(state, viewer)
         changed: dict[str, str] = {}
-        for template, block, out, reads in self.touched(page):
-            if all(
-                name in deciders
-                and (name not in moved or deciders[name].alone)
-                and now[name] == last.get(name, MISSING)
-                for name in reads
-            ):
+        for slot in self.touched(page):
+            if not slot.redrawn and all(now[name] == last.get(name, MISSING) for name in slot.compare):
                 continue  # read only what is, for this viewer, as it was
-            html = self._draw(viewer, page, template, block, now, context_of)
-            before = held.get(out)
+            html = self._draw(viewer, page, slot, now, context_of)
+            before = held.get(slot.out)
             if html is not before and html != before:
-                changed[out] = html
+                changed[slot.out] = html
         return changed, now
 
-    def _alike(self, template: str, block: str, viewer: Viewer, now: dict[str, Hashable]) -> tuple[Any, ...]:
-        """The key of a block for the viewers of this push decided alike for everything it reads."""
-        reads, _ = self.reads(template, block)
-        whole = whole_viewer(self.state, viewer)
-        return (
-            template,
-            block,
-            reads,
-            tuple(
-                now[name] if name in self.deciders and not self.deciders[name].alone else whole
-                for name in reads
-            ),
-        )
+    def _alike(self, slot: Slot, viewer: Viewer, now: dict[str, Hashable]) -> tuple[Any, ...]:
+        """The key of a block for the viewers of this push decided alike for everything it reads: what
+        decides each shared key, and the viewer itself where the block read a key of its own."""
+        mine = whole_viewer(self.state, viewer) if slot.own else None
+        return (slot.template, slot.block, slot.reads, mine, *[now[name] for name in slot.shared])
 
     def _draw(
         self,
         viewer: Viewer,
         page: str,
-        template: str,
-        block: str,
+        slot: Slot,
         now: dict[str, Hashable],
         context_of: Callable[[], dict[str, Any]],
     ) -> str:
-        alike = self._alike(template, block, viewer, now)
+        alike = self._alike(slot, viewer, now)
         html = self._drawn.get(alike)
         if html is None:
+            template, block = slot.template, slot.block
             ctx = render.live_context(page, context_of())
-            prints = self.memo.prints(ctx)
-            html = self.memo.render(
-                render.ENV, template, block, prints, partial(render_block, render.ENV, template, block)
-            )
+            draw = partial(render_block, render.ENV, template, block)
+            html = self.memo.render(render.ENV, template, block, self.memo.prints(ctx), draw)
             # Kept under what it read as known now: a render that read a key no earlier render of the
             # block had read is found only by viewers decided alike for that key too.
-            self._drawn[self._alike(template, block, viewer, now)] = html
+            known = self._slot(template, block, slot.out, self.reads(template, block)[0])
+            self._drawn[self._alike(known, viewer, now)] = html
         return html
 
 

@@ -21,7 +21,7 @@ class Push:
     def __init__(self, seq: int) -> None:
         self.marker = render.seq_marker(seq)
         self._narrowed: dict[tuple[str, str, str], str | None] = {}
-        self._counts: dict[tuple[str, int], tuple[str, int]] = {}
+        self._counts: dict[str, _Counts] = {}
         self._appends: dict[tuple[int, int], tuple[Any, Any, str | None]] = {}
         self._messages: dict[tuple[int, ...], tuple[tuple[str, ...], str]] = {}
         self.narrowings = 0  # how many (old, new) pairs were compared: once per pair, not per viewer
@@ -53,16 +53,10 @@ class Push:
             return new
         ident = found[found.index(' id="') + 5 :]
         ident = ident[: ident.index('"')]
-        needle = f'id="{ident}"'
-        return found if sum(self._count(needle, html) for html in page.values()) == 1 else new
-
-    def _count(self, needle: str, html: str) -> int:
-        """How often an id is in a block: counted once per block of the push, whichever views share it."""
-        key = (needle, id(html))
-        hit = self._counts.get(key)
-        if hit is None or hit[0] is not html:
-            hit = self._counts[key] = (html, html.count(needle))  # the block kept: its id stays its own
-        return hit[1]
+        counts = self._counts.get(ident)
+        if counts is None:
+            counts = self._counts[ident] = _Counts(f'id="{ident}"')
+        return found if sum(map(counts.__getitem__, page.values())) == 1 else new
 
     def message(self, parts: list[str]) -> str:
         """The parts and the seq marker as one message, one string for every viewer sending the same."""
@@ -72,3 +66,16 @@ class Push:
             text = "".join(parts) + self.marker
             hit = self._messages[key] = (tuple(parts), text)  # the parts kept: their ids stay theirs
         return hit[1]
+
+
+class _Counts(dict[str, int]):
+    """How often an id is in each block: counted once per block of the push, whichever views share it
+    (a block is found by its text, whose hash Python keeps: a look-up per block, not a count)."""
+
+    def __init__(self, needle: str) -> None:
+        super().__init__()
+        self.needle = needle
+
+    def __missing__(self, html: str) -> int:
+        found = self[html] = html.count(self.needle)
+        return found
