@@ -1,4 +1,4 @@
-"""A command's reply written as JSON, with the scene's walls and lights written once, not on every reply.
+"""A command's reply written as JSON, with the lists a view keeps written once, not on every reply.
 
 A GM's reply holds their whole view, and on a scene with walls most of it is the walls: 300 of them are
 30 KB of JSON, a millisecond to write, every time a token moves. The view shares the lists a scene keeps
@@ -18,6 +18,9 @@ from fastapi.responses import JSONResponse
 from app.realtime.digests import ByIdentity
 
 SPLICED = ("walls", "lights")  # the parts of a GM's map view a scene keeps
+# The view's lists kept from push to push while the campaign's characters and seats are the same tuples
+# (app/rules/campaign/view.py): a table of 200 phones is most of a reply.
+SPLICED_VIEW = ("participants", "seats")
 KEPT = 256  # lists whose text is kept
 _NONCE = secrets.token_hex(12)
 _texts = ByIdentity(KEPT)
@@ -30,15 +33,24 @@ def _dumps(value: Any) -> str:
 def reply_json(reply: dict[str, Any]) -> str:
     """The reply as JSON text, as `json.dumps` would write it."""
     view = reply.get("view")
-    m = view.get("map") if isinstance(view, dict) else None
-    parts = [k for k in SPLICED if isinstance(m, dict) and isinstance(m.get(k), list) and m[k]]
-    if not parts:
+    if not isinstance(view, dict):
         return _dumps(reply)
-    assert isinstance(view, dict) and isinstance(m, dict)
+    m = view.get("map")
+    parts = [k for k in SPLICED if isinstance(m, dict) and isinstance(m.get(k), list) and m[k]]
+    listed = [k for k in SPLICED_VIEW if isinstance(view.get(k), list) and view[k]]
+    if not parts and not listed:
+        return _dumps(reply)
     markers = {k: f"\0{_NONCE}:{k}" for k in parts}
-    text = _dumps({**reply, "view": {**view, "map": {**m, **markers}}})
+    outer = {k: f"\0{_NONCE}:view.{k}" for k in listed}
+    spliced = {**view, **outer}
+    if parts:
+        assert isinstance(m, dict)
+        spliced["map"] = {**m, **markers}
+    text = _dumps({**reply, "view": spliced})
     for k, marker in markers.items():
-        text = text.replace(_dumps(marker), _texts.get(m[k], _dumps), 1)
+        text = text.replace(_dumps(marker), _texts.get(m[k], _dumps), 1)  # type: ignore[index]  # a dict here
+    for k, marker in outer.items():
+        text = text.replace(_dumps(marker), _texts.get(view[k], _dumps), 1)
     return text
 
 

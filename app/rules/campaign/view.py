@@ -57,7 +57,26 @@ def _players_see(state: CampaignState, kind: str) -> tuple[list[dict[str, Any]],
     return found
 
 
+PARTICIPANT_LISTS_KEPT = 1024  # lists of the characters kept per tuple of them (one per distinct viewer)
+
+
 def participants_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
+    """The characters as this viewer sees them: one list per kind of viewer (the GM or not, whose
+    characters) for as long as the characters and seats are the same tuples, so a push's view and a
+    command's reply find it the same object (app/web/replies.py writes its text once). Shared read-only."""
+    lists: dict[tuple[str, frozenset[str]], list[dict[str, Any]]] = kept(
+        state, "_participant_lists", (state.participants, state.seats), dict
+    )
+    key = (viewer.role, viewer.participants)
+    hit = lists.get(key)
+    if hit is None:
+        hit = _participants_view(state, viewer)
+        if len(lists) < PARTICIPANT_LISTS_KEPT:
+            lists[key] = hit
+    return hit
+
+
+def _participants_view(state: CampaignState, viewer: Viewer) -> list[dict[str, Any]]:
     if viewer.is_gm:
         return [participant_view(state, p, viewer) for p in visible_participants(state, viewer)]
     shared, places = _players_see(state, "participants")
@@ -121,7 +140,11 @@ def view(
 ) -> dict[str, Any]:
     seat = state.seat(viewer.seat_id)
     participants = participants_view(state, viewer)
-    seats = [s.model_dump() for s in state.seats] if viewer.is_gm else _for_players(state, "seats")
+    seats = (
+        kept(state, "_gm_seats", (state.seats,), lambda: [s.model_dump() for s in state.seats])
+        if viewer.is_gm
+        else _for_players(state, "seats")
+    )
     active = state.active
     return {
         "campaign": campaign_of(state, system_title, owns_initiative),
