@@ -50,3 +50,18 @@ def test_a_name_that_looks_like_the_marker_is_written_as_it_is():
 def test_a_reply_without_walls_is_written_whole():
     reply = {"seq": 1, "events": [], "view": {"map": {"scene": None}}}
     assert reply_json(reply) == json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_the_views_characters_and_seats_are_written_once_and_the_reply_reads_as_written_whole():
+    people = [{"id": f"p{i}", "name": f"Hero «{i}»", "mine": i == 3, "owner_name": None} for i in range(50)]
+    seats = [{"id": f"s{i}", "name": f"P{i}", "role": "player", "revoked": False} for i in range(50)]
+    view = {"campaign": {"name": "A"}, "participants": people, "seats": seats}
+    reply = {"seq": 3, "events": [], "view": view}
+    text = reply_json(reply)
+    assert text == json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+    assert replies._texts.get(people, lambda _: "not kept") == json.dumps(
+        people, ensure_ascii=False, separators=(",", ":")
+    )
+    renamed = {**reply, "view": {**reply["view"], "campaign": {"name": "B"}}}
+    assert reply_json(renamed) == text.replace('"name":"A"', '"name":"B"', 1)
+    assert json.loads(reply_json({**reply, "view": {**reply["view"], "seats": []}}))["view"]["seats"] == []
