@@ -22,6 +22,8 @@ class Push:
         self.marker = render.seq_marker(seq)
         self._narrowed: dict[tuple[str, str, str], str | None] = {}
         self._counts: dict[str, _Counts] = {}
+        # Each changed element worked out once per (old, new) pair, with the counts of its id.
+        self._elements: dict[tuple[str, str, str], tuple[str | None, _Counts | None]] = {}
         self._appends: dict[tuple[int, int], tuple[Any, Any, str | None]] = {}
         self._messages: dict[tuple[int, ...], tuple[tuple[str, ...], str]] = {}
         self.narrowings = 0  # how many (old, new) pairs were compared: once per pair, not per viewer
@@ -45,17 +47,21 @@ class Push:
                 self._narrowed[key] = pieces.kept(old, new)  # the board's large pieces the page holds
             return self._narrowed[key] or new
         key = (name, old, new)
-        if key not in self._narrowed:
+        hit = self._elements.get(key)
+        if hit is None:
             self.narrowings += 1
-            self._narrowed[key] = narrow(old, new)
-        found = self._narrowed[key]
-        if found is None:
+            found = narrow(old, new)
+            counts = None
+            if found is not None:
+                ident = found[found.index(' id="') + 5 :]
+                ident = ident[: ident.index('"')]
+                counts = self._counts.get(ident)
+                if counts is None:
+                    counts = self._counts[ident] = _Counts(f'id="{ident}"')
+            hit = self._elements[key] = (found, counts)
+        found, counts = hit
+        if found is None or counts is None:
             return new
-        ident = found[found.index(' id="') + 5 :]
-        ident = ident[: ident.index('"')]
-        counts = self._counts.get(ident)
-        if counts is None:
-            counts = self._counts[ident] = _Counts(f'id="{ident}"')
         return found if sum(map(counts.__getitem__, page.values())) == 1 else new
 
     def message(self, parts: list[str]) -> str:

@@ -254,6 +254,8 @@ def in_page_order(page: str, blocks: dict[str, str], log: str | None) -> list[st
     """Blocks (all of `render_live`'s, or the changed ones) in its order, with the log's in its place."""
     if log is None:
         return list(blocks.values())
+    if not blocks:
+        return [log]
     before = _BEFORE_LOG[page]
     return [
         *(html for name, html in blocks.items() if name in before),
