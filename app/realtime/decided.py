@@ -172,10 +172,8 @@ class Decided:
         hit = self._lines.get(id(entries))
         if hit is None or hit[0] is not entries:
             draw = partial(render.log_lines_of, entries)
-            hit = self._lines[id(entries)] = (
-                entries,
-                self.memo.lines_of(entries, draw),
-            )  # kept: its id stays
+            # The entries kept with their lines: their id stays theirs for the push.
+            hit = self._lines[id(entries)] = (entries, self.memo.lines_of(entries, draw))
         return hit[1]
 
     def page(

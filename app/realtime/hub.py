@@ -154,7 +154,13 @@ class Room:
         self.pushed = state
 
     def _send_html(
-        self, snap: Snap, key: tuple, conns: list[Conn], viewer: Viewer, push: Push, decided: Any = None
+        self,
+        snap: Snap,
+        key: tuple,
+        conns: list[Conn],
+        viewer: Viewer,
+        push: Push,
+        decided: deciding.Decided | None = None,
     ) -> None:
         """One view's message: the blocks that changed since what its sockets hold (each the one element
         of it that changed, when that is one), put together once for every view that sends the same."""

@@ -36,7 +36,8 @@ def reply_json(reply: dict[str, Any]) -> str:
     if not isinstance(view, dict):
         return _dumps(reply)
     m = view.get("map")
-    parts = [k for k in SPLICED if isinstance(m, dict) and isinstance(m.get(k), list) and m[k]]
+    m = m if isinstance(m, dict) else {}
+    parts = [k for k in SPLICED if isinstance(m.get(k), list) and m[k]]
     listed = [k for k in SPLICED_VIEW if isinstance(view.get(k), list) and view[k]]
     if not parts and not listed:
         return _dumps(reply)
@@ -44,11 +45,10 @@ def reply_json(reply: dict[str, Any]) -> str:
     outer = {k: f"\0{_NONCE}:view.{k}" for k in listed}
     spliced = {**view, **outer}
     if parts:
-        assert isinstance(m, dict)
         spliced["map"] = {**m, **markers}
     text = _dumps({**reply, "view": spliced})
     for k, marker in markers.items():
-        text = text.replace(_dumps(marker), _texts.get(m[k], _dumps), 1)  # type: ignore[index]  # a dict here
+        text = text.replace(_dumps(marker), _texts.get(m[k], _dumps), 1)
     for k, marker in outer.items():
         text = text.replace(_dumps(marker), _texts.get(view[k], _dumps), 1)
     return text
