@@ -23,23 +23,34 @@ _VOID = frozenset(
 OOB = ' hx-swap-oob="morph"'
 
 
+STEP = 64  # characters compared at once (slices compared in C), before one at a time
+
+
 def _common(old: str, new: str) -> tuple[int, int]:
-    """The lengths of the common start and the common end (not overlapping in either)."""
+    """The lengths of the common start and the common end (not overlapping in either). Both ends are
+    walked in slices: a pool's row changes near a block's start, and a kilobyte one character at a time
+    was most of the first phone's push."""
     limit = min(len(old), len(new))
     start = 0
-    step = 64
-    while start < limit:  # in steps of slices (compared in C), then one character at a time
-        end = min(limit, start + step)
+    while start < limit:
+        end = min(limit, start + STEP)
         if old[start:end] == new[start:end]:
             start = end
             continue
         while old[start] == new[start]:
             start += 1
         break
+    room = limit - start  # the end may not reach into the common start
+    n_old, n_new = len(old), len(new)
     tail = 0
-    room = limit - start
-    while tail < room and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
-        tail += 1
+    while tail < room:
+        step = min(STEP, room - tail)
+        if old[n_old - tail - step : n_old - tail] == new[n_new - tail - step : n_new - tail]:
+            tail += step
+            continue
+        while old[n_old - 1 - tail] == new[n_new - 1 - tail]:
+            tail += 1
+        break
     return start, tail
 
 

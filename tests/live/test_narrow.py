@@ -1,0 +1,40 @@
+"""A changed block narrowed to the one element that changed (app/realtime/narrow.py)."""
+
+from __future__ import annotations
+
+import random
+
+from app.realtime import narrow
+
+
+def _common_one_by_one(old: str, new: str) -> tuple[int, int]:
+    limit = min(len(old), len(new))
+    start = 0
+    while start < limit and old[start] == new[start]:
+        start += 1
+    tail = 0
+    while tail < limit - start and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return start, tail
+
+
+def test_the_common_ends_are_found_as_one_character_at_a_time_finds_them():
+    rng = random.Random(31)
+    base = "".join(rng.choice("ab<>") for _ in range(700))
+    cases = [("", ""), ("a", ""), ("", "b"), ("abc", "abc"), ("aaaa", "aa"), ("ab" * 100, "ab" * 101)]
+    for _ in range(400):  # an edit anywhere: near either end, across a step, or growing a repeat
+        at, cut = rng.randrange(len(base)), rng.randrange(0, 140)
+        inserted = "".join(rng.choice("ab<>") for _ in range(rng.randrange(0, 140)))
+        cases.append((base, base[:at] + inserted + base[at + cut :]))
+    for old, new in cases:
+        assert narrow._common(old, new) == _common_one_by_one(old, new), (len(old), len(new))
+
+
+def test_a_change_inside_one_row_is_that_row_marked_to_morph():
+    rows = "".join(f'<li id="pool-{n}"><b>Pool {n}</b> <span>{n}</span></li>' for n in range(40))
+    old = f'<section id="pools"><ul>{rows}</ul></section>'
+    new = old.replace("<span>7</span>", "<span>8</span>")
+    assert narrow.narrow(old, new) == '<li hx-swap-oob="morph" id="pool-7"><b>Pool 7</b> <span>8</span></li>'
+    # A change across two rows is the list's: no id of its own below the block, so the block goes whole.
+    both = new.replace("<span>30</span>", "<span>31</span>")
+    assert narrow.narrow(old, both) is None
