@@ -9,6 +9,8 @@ from pydantic import Field, JsonValue
 
 from app.rules import registry
 from app.services import campaigns, commands, reads
+from app.services.auth import SeatAuth
+from app.services.context import Fray
 from app.web.api.common import Strict, api_router, links
 from app.web.deps import FrayDep, SeatDep, base_url, limit_new_campaign, limit_seat
 from app.web.replies import ReplyJSON
@@ -74,6 +76,13 @@ async def command(
 
     A repeated command_id returns the first result instead of acting twice.
     """
+    # A JSON object sent as JSON is answered before it gets here (app/web/quick_commands.py): this route
+    # answers the rest, and is what the OpenAPI describes.
+    return await command_reply(fray, seat, payload)
+
+
+async def command_reply(fray: Fray, seat: SeatAuth, payload: dict[str, Any]) -> ReplyJSON:
+    """A seat's command run, and its reply."""
     await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)
     # Written as it is built, not checked against `CommandReply` on the way out: a GM's reply holds the
