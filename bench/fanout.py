@@ -362,6 +362,7 @@ def scenario(
     fray_ms: list[float] = []
     bare_ms: list[float] = []
     firsts: list[float] = []
+    bare_firsts: list[float] = []
     pool_pushes: list[tuple[int, int]] = []
     lost = commands = bare_commands = 0
     stall = closing = cpu_s = bare_cpu_s = 0.0
@@ -400,6 +401,7 @@ def scenario(
                 fray_ms += [v * 1000 for v in ours["latencies"]]
                 bare_ms += [v * 1000 for v in bare["latencies"]]
                 firsts += [v * 1000 for v in ours["firsts"]]
+                bare_firsts += [v * 1000 for v in bare["firsts"]]
                 pool_pushes += ours["pool_push_bytes"]
                 lost, commands = lost + ours["lost"], commands + ours["commands"]
                 bare_commands += bare["commands"]
@@ -437,6 +439,8 @@ def scenario(
         bare_cpu_ms_per_command=round(bare_cpu_s / max(1, bare_commands) * 1000, 2),
         bare_samples=len(bare_ms),
         bare_p50_ms=round(percentile(bare_ms, 0.5), 2),
+        # The floor of a first viewer here: the same client's send to the bare server's first socket.
+        bare_first_viewer_p50_ms=round(percentile(bare_firsts, 0.5), 2),
         bare_p99_ms=round(bare_p99, 2),
         ratio_p99=round(p99 / bare_p99, 2) if bare_p99 else None,
     )

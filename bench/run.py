@@ -137,6 +137,7 @@ def main(quick: bool) -> dict:
         "html_kb_per_viewer_push": own[64]["kb_per_viewer_pool_push"],
         "html_kb_per_viewer_push_plain": plain[64]["kb_per_viewer_pool_push"],
         "first_viewer_p50_ms": own[8]["first_viewer_p50_ms"],
+        "bare_first_viewer_p50_ms": own[8]["bare_first_viewer_p50_ms"],
         "machine_ms": machine,
     }
     summary["met"] = met(summary)
