@@ -85,6 +85,8 @@ def serve(
         ws_per_message_deflate=True,
         proxy_headers=True,
         log_level="warning",
+        # No access log (docs/deploy.md): and uvicorn words each request's line before the logger drops it.
+        access_log=False,
     )
 
 

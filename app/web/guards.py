@@ -9,6 +9,7 @@ nor browser headers (a bot creating a campaign) is let through.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -32,9 +33,12 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def bad_path(scope: Scope) -> bool:
     """A path with control characters (a NUL, say) names nothing here, and PostgreSQL cannot store it."""
-    return any(ord(c) < 32 or ord(c) == 127 for c in scope.get("path", ""))
+    return _CONTROL.search(scope.get("path", "")) is not None
 
 
 def cross_site(scope: Scope, public_url: str | None) -> str | None:
