@@ -16,7 +16,7 @@ from app.resources import ROOT
 from app.rules import registry
 from app.rules.errors import InputError
 from app.services import campaigns, commands, reads, transfer
-from app.services.auth import seat_for_async
+from app.services.auth import SeatAuth, seat_for_async
 from app.services.context import Fray
 from app.web.deps import (
     COOKIE_PREFIX,
@@ -283,7 +283,13 @@ async def replay_page(
 
 @router.post("/c/{campaign_id}/commands")
 async def command(campaign_id: str, request: Request, seat: SeatDep, fray: FrayDep):
-    """A form from a page, run as a command. HTMX gets a short confirmation; the socket brings the rest."""
+    """A form from a page, run as a command. HTMX gets a short confirmation; the socket brings the rest.
+    A form sent as HTMX sends it is answered before it gets here (app/web/quick_commands.py)."""
+    return await form_command(request, campaign_id, seat, fray)
+
+
+async def form_command(request: Request, campaign_id: str, seat: SeatAuth, fray: Fray) -> Response:
+    """A seat's form run as a command, and the page's answer."""
     payload = await form_payload(request)
     await limit_seat(fray, "commands", seat.seat_id)
     result = await commands.run(fray, seat, payload)

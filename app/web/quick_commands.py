@@ -1,44 +1,61 @@
-"""The JSON command route's quick way in: `POST /api/campaigns/{id}/commands` answered without the
-framework's routing, dependency solving and body validation.
+"""The command routes' quick way in: a command answered without the framework's routing, dependency
+solving and body validation.
 
-Every tap of every phone is a command, and the framework's way to the route cost a GM's command more
-than running it: about 1.3 ms of the 4 ms from the request reaching the app to the first phone holding the
-change (bench/fanout.py's first viewer, docs/performance.md). Here it is a path split and `json.loads`.
+Every tap of every phone is a command, and the framework's way to its route cost more than running it:
+the JSON route's about 1.3 ms of the 4 ms from the request reaching the app to the first phone holding
+the change (bench/fanout.py's first viewer), and a page's form about 1.5 ms of 2.2, walking every route
+before its own twice (docs/performance.md). Here it is a path split, and the seat found as the routes
+find it (`deps.required_seat`).
 
-It takes only what it can answer exactly as the route in app/web/api/campaigns.py would: a body read
-whole, sent as `application/json`, that is a JSON object. Anything else (another content type, a body that
-is not JSON or not an object, a client gone mid-body) goes on to that route with the body it sent, so each
-of those refusals is the route's own sentence. What the command itself refuses (the seat, the rate, the
-rules) is answered by the app's own exception handlers, as it is on the route. The route stays what the
-OpenAPI describes; both run `campaigns.command_reply`.
+It takes only what it can answer exactly as the routes would, and both routes then run the same function:
+- `POST /api/campaigns/{id}/commands` (`campaigns.command_reply`): a body read whole, sent as
+  `application/json`, that is a JSON object. Anything else (another content type, a body that is not JSON
+  or not an object, a client gone mid-body) goes on to the route with the body it sent, so each of those
+  refusals is the route's own sentence, and the route stays what the OpenAPI describes.
+- `POST /c/{id}/commands` (`pages.form_command`): a form sent as a browser or HTMX sends one
+  (`application/x-www-form-urlencoded`); a multipart form goes on to the route.
+
+What a command itself refuses (the seat, the rate, the rules) is answered by the app's own exception
+handlers, as on the routes.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.services.auth import SeatAuth
 from app.web.api.campaigns import command_reply
 from app.web.deps import get_fray, required_seat
+from app.web.pages import form_command
+
+JSON = b"application/json"
+FORM = b"application/x-www-form-urlencoded"
 
 
-def campaign_of(path: str) -> str | None:
-    """The campaign id of `/api/campaigns/{id}/commands`, or None for any other path."""
+def campaign_of(path: str) -> tuple[str, str] | None:
+    """("api" or "page", the campaign id) for `/api/campaigns/{id}/commands` and `/c/{id}/commands`."""
     parts = path.split("/")
-    if len(parts) != 5 or parts[:3] != ["", "api", "campaigns"] or parts[4] != "commands" or not parts[3]:
+    if parts[-1] != "commands" or parts[0] != "":
         return None
-    return parts[3]
+    if len(parts) == 5 and parts[1:3] == ["api", "campaigns"] and parts[3]:
+        return "api", parts[3]
+    if len(parts) == 4 and parts[1] == "c" and parts[2]:
+        return "page", parts[2]
+    return None
 
 
-def _json_body(scope: Scope) -> bool:
+def _content_type(scope: Scope) -> bytes:
     for name, value in scope["headers"]:
-        if name == b"content-type":  # the first one, as the route reads it
+        if name == b"content-type":  # the first one, as the routes read it
             kind: bytes = value.split(b";", 1)[0].strip().lower()
-            return kind == b"application/json"
-    return False
+            return kind
+    return b""
 
 
 class QuickCommands:
@@ -48,8 +65,19 @@ class QuickCommands:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        campaign_id = campaign_of(scope["path"]) if scope["type"] == "http" else None
-        if campaign_id is None or scope["method"] != "POST" or not _json_body(scope):
+        found = campaign_of(scope["path"]) if scope["type"] == "http" and scope["method"] == "POST" else None
+        kind = _content_type(scope) if found is not None else b""
+        if found is not None and found[0] == "page" and kind == FORM:
+            campaign_id = found[1]
+            await _answer(
+                scope,
+                receive,
+                send,
+                campaign_id,
+                lambda r, seat: form_command(r, campaign_id, seat, get_fray(r)),
+            )
+            return
+        if found is None or found[0] != "api" or kind != JSON:
             await self.app(scope, receive, send)
             return
         read: list[Message] = []
@@ -61,17 +89,25 @@ class QuickCommands:
         if payload is None:
             await self.app(scope, replay, send)
             return
-        request = Request(scope, replay)
-        try:
-            response = await command_reply(
-                get_fray(request), await required_seat(request, campaign_id), payload
-            )
-        except Exception as error:
-            handler = _handler(scope, error)
-            if handler is None:
-                raise  # a bug: the server's own 500 (app/web/errors.py), as on the route
-            response = await handler(request, error)
-        await response(scope, replay, send)
+        await _answer(
+            scope, replay, send, found[1], lambda r, seat: command_reply(get_fray(r), seat, payload)
+        )
+
+
+Answer = Callable[[Request, SeatAuth], Awaitable[Response]]
+
+
+async def _answer(scope: Scope, receive: Receive, send: Send, campaign_id: str, answer: Answer) -> None:
+    """The seat found as the routes find it, the command answered, an error as the app's handlers do."""
+    request = Request(scope, receive)
+    try:
+        response = await answer(request, await required_seat(request, campaign_id))
+    except Exception as error:
+        handler = _handler(scope, error)
+        if handler is None:
+            raise  # a bug: the server's own 500 (app/web/errors.py), as on the routes
+        response = await handler(request, error)
+    await response(scope, receive, send)
 
 
 async def _object_sent(receive: Receive, read: list[Message]) -> dict[str, Any] | None:
