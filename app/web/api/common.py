@@ -19,8 +19,8 @@ class Strict(BaseModel):
 class PrefixRouter(APIRouter):
     """A router whose every route starts with its prefix, so a request for another path is told at once
     that none matches. The framework tries a request against each route of each router in turn (twice:
-    to choose and to run it), about 10 µs a route; a page's form, its table's command, walked all 24 of
-    the API's first, half a millisecond a tap (docs/performance.md)."""
+    to choose and to run it), some microseconds a route (10 under cProfile): a page's form, its table's
+    command, walked all 24 of the API's first, a few tenths of a millisecond a tap (docs/performance.md)."""
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         # The path holds the route's path (after any root path), so no prefix in it, no route of ours.
