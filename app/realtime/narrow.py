@@ -10,12 +10,14 @@ every viewer who held the same old block and gets the same new one.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 
 # Blocks whose inner elements may be sent alone. Not the map (its boards are replaced whole by the page's
 # script, which watches the board itself) nor the status bar (the page buzzes on its own swap).
 NARROWED = frozenset({"pools", "tracks", "initiative", "participants", "mine", "seats", "encounters"})
 
-_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']|\"[^\"]*\"|'[^']*')*)>", re.S)
+# Possessive: a tag's attributes never backtrack (runs of plain text, or quoted values, taken whole).
+_TAG = re.compile(r"<!--.*?-->|<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+)>", re.S)
 _ID = re.compile(r'\sid="([A-Za-z][A-Za-z0-9_-]*)"')
 _VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
@@ -23,70 +25,97 @@ _VOID = frozenset(
 OOB = ' hx-swap-oob="morph"'
 
 
-STEP = 64  # characters compared at once (slices compared in C), before one at a time
+# A tag: (start, end, closing, name in lower case or None for a comment, written self-closed, attributes),
+# a plain tuple (a named one costs a Python call each, thirty a block).
+_Tag = tuple[int, int, bool, str | None, bool, str]
+TAGS_KEPT = 256
+_parsed: OrderedDict[str, list[_Tag]] = OrderedDict()
+
+
+def _tags(html: str) -> list[_Tag]:
+    """Every tag of a block, parsed once: the block a push sends now is the one it compares with next
+    push (a regex walk over a kilobyte of a pools card was most of its narrowing)."""
+    found = _parsed.get(html)
+    if found is not None:
+        _parsed.move_to_end(html)
+        return found
+    found = []
+    for m in _TAG.finditer(html):
+        closing, name, attributes = m.groups()
+        begin, end = m.span()
+        if name is None:
+            found.append((begin, end, False, None, False, ""))
+        else:
+            closed = not closing and attributes.rstrip().endswith("/")
+            found.append((begin, end, bool(closing), name.lower(), closed, attributes))
+    _parsed[html] = found
+    while len(_parsed) > TAGS_KEPT:
+        _parsed.popitem(last=False)
+    return found
+
+
+def _prefix(old: str, new: str, limit: int) -> int:
+    """How many characters `old` and `new` start with alike, up to `limit`: halving the span each time,
+    each comparison a slice compared in C."""
+    low, high = 0, limit  # old[:low] == new[:low]; the first difference is at most at `high`
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[low:middle] == new[low:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _suffix(old: str, new: str, limit: int) -> int:
+    """`_prefix` from the end: how many characters both end with alike, up to `limit`."""
+    n_old, n_new = len(old), len(new)
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[n_old - middle : n_old - low] == new[n_new - middle : n_new - low]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _common(old: str, new: str) -> tuple[int, int]:
-    """The lengths of the common start and the common end (not overlapping in either). Both ends are
-    walked in slices: a pool's row changes near a block's start, and a kilobyte one character at a time
-    was most of the first phone's push."""
-    limit = min(len(old), len(new))
-    start = 0
-    while start < limit:
-        end = min(limit, start + STEP)
-        if old[start:end] == new[start:end]:
-            start = end
-            continue
-        while old[start] == new[start]:
-            start += 1
-        break
-    room = limit - start  # the end may not reach into the common start
-    n_old, n_new = len(old), len(new)
-    tail = 0
-    while tail < room:
-        step = min(STEP, room - tail)
-        if old[n_old - tail - step : n_old - tail] == new[n_new - tail - step : n_new - tail]:
-            tail += step
-            continue
-        while old[n_old - 1 - tail] == new[n_new - 1 - tail]:
-            tail += 1
-        break
-    return start, tail
+    """The lengths of the common start and the common end (not overlapping in either)."""
+    start = _prefix(old, new, min(len(old), len(new)))
+    return start, _suffix(old, new, min(len(old), len(new)) - start)
 
 
 def _open_at(html: str, at: int) -> list[tuple[int, int, str, str | None]]:
     """The elements open at `at` (outermost first): (start, end of start tag, tag, id)."""
     stack: list[tuple[int, int, str, str | None]] = []
-    for m in _TAG.finditer(html, 0, at):
-        if m.end() > at:
+    for begin, end, closing, name, closed, attributes in _tags(html):
+        if end > at:
             break
-        closing, tag = m.group(1), m.group(2)
-        if tag is None:
+        if name is None:
             continue  # a comment
-        tag = tag.lower()
         if closing:
-            while stack and stack[-1][2] != tag:
+            while stack and stack[-1][2] != name:
                 stack.pop()
             if stack:
                 stack.pop()
-        elif tag not in _VOID and not m.group(3).rstrip().endswith("/"):
-            found = _ID.search(m.group(3))
-            stack.append((m.start(), m.end(), tag, found.group(1) if found else None))
+        elif name not in _VOID and not closed:
+            ident = _ID.search(attributes)
+            stack.append((begin, end, name, ident.group(1) if ident else None))
     return stack
 
 
 def _end_of(html: str, start: int, tag: str) -> int | None:
     """Where the element opened at `start` ends (after its end tag), or None."""
     depth = 0
-    for m in _TAG.finditer(html, start):
-        name = m.group(2)
-        if name is None or name.lower() != tag:
+    for begin, end, closing, name, closed, _ in _tags(html):
+        if begin < start or name != tag:
             continue
-        if m.group(1):
+        if closing:
             depth -= 1
             if depth == 0:
-                return m.end()
-        elif not m.group(3).rstrip().endswith("/"):
+                return end
+        elif not closed:
             depth += 1
     return None
 

@@ -38,3 +38,13 @@ def test_a_change_inside_one_row_is_that_row_marked_to_morph():
     # A change across two rows is the list's: no id of its own below the block, so the block goes whole.
     both = new.replace("<span>30</span>", "<span>31</span>")
     assert narrow.narrow(old, both) is None
+
+
+def test_text_that_is_not_a_whole_tag_is_no_element():
+    # An attribute never closed is not a tag: the row before it narrows as ever, and a change inside
+    # that text has no element of its own to go in, so the block goes whole.
+    open_tag = '<section id="pools"><ul><li id="pool-a">A <b>1</b></li><li id="pool-b" title="' + "b" * 20000
+    assert narrow.narrow(open_tag, open_tag.replace("<b>1</b>", "<b>2</b>")) == (
+        '<li hx-swap-oob="morph" id="pool-a">A <b>2</b></li>'
+    )
+    assert narrow.narrow(open_tag + "x", open_tag + "y") is None
