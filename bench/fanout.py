@@ -8,6 +8,9 @@ clock. The same run against a bare Starlette broadcast server (same fragment siz
 Each room is a table: up to eight players, each with a character of their own (so each phone is a view
 of its own to render), and the rest of the clients watching the table view (1x200: eight players and
 192 spectators). The first player sends real commands in turn: a pool change, then a roll.
+
+Commands go out through `bench.raw_http` (a request in one write, as a browser sends a small POST) to both
+servers; httpx only sets the tables up and reads `/healthz`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from bench.common import ROOT, cpu_seconds, emit, fray_server, free_port, percentile, wait_healthy
+from bench.raw_http import RawHttp
 
 SEQ = re.compile(rb'data-seq="(\d+)"')
 SEQ_ATTRIBUTE = re.compile(r'data-seq="\d+"')  # taken out of a sample: the bare server's seq is its own
@@ -236,7 +240,10 @@ async def fray_case(
     if beside:
         big, big_senders = await _fray_rooms(url, 1, beside, beside)
         rooms, senders = rooms + big, {**senders, **big_senders}
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
+    async with (
+        httpx.AsyncClient(base_url=url, timeout=30) as http,
+        RawHttp(url) as commands,
+    ):
         turn = 0
         pool_seqs: set[int] = set()  # the commands that changed one pool, for what a viewer receives
 
@@ -248,9 +255,8 @@ async def fray_case(
                 if turn % 2
                 else {"type": "generic.roll", "expression": "2d6+1", "label": "attack"}
             )
-            r = await http.post(f"/api/campaigns/{room_id}/commands", headers=senders[room_id], json=payload)
-            r.raise_for_status()
-            seq = r.json()["seq"]
+            reply = await commands.post_json(f"/api/campaigns/{room_id}/commands", payload, senders[room_id])
+            seq = reply["seq"]
             if payload["type"] == "generic.pool.adjust":
                 pool_seqs.add(seq)
             return seq
@@ -304,11 +310,10 @@ async def bare_case(
         {"id": f"r{r}", "clients": [(f"{ws_base}/ws/r{r}", {}) for _ in range(n_clients)]}
         for r in range(n_rooms)
     ]
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)) as http:
+    async with RawHttp(url) as http:
 
         async def send(room_id: str) -> int:
-            r = await http.post(f"/send/{room_id}", json={"size": size, "sample": sample})
-            return r.json()["seq"]
+            return (await http.post_json(f"/send/{room_id}", {"size": size, "sample": sample}))["seq"]
 
         spent = [0.0]
 
