@@ -30,6 +30,9 @@ class Settings(BaseSettings):
     max_image_pixels: int = Field(default=40_000_000, ge=65_536, le=200_000_000)
     # What one campaign's images may take in the database, in bytes (an image shared by two counts twice).
     campaign_storage_bytes: int = Field(default=200 * 1024 * 1024, ge=1024 * 1024)
+    # What the players' vision tiles may take in the database, all campaigns together: a cache of pixels
+    # any tile can be made again from, the oldest made dropped past it (app/services/tile_budget.py).
+    vision_tile_bytes: int = Field(default=512 * 1024 * 1024, ge=64 * 1024)
     # Rate limits (app/services/rate_limits.py) times this: more for a convention hall behind one address,
     # or for a load test that plays hundreds of tables from one machine.
     rate_limit_scale: float = Field(default=1.0, ge=0.1, le=100_000)

@@ -11,10 +11,10 @@ from sqlalchemy.exc import IntegrityError
 from app.rules.map.sight import Sight
 from app.rules.map.state import Scene
 from app.rules.map.tiles import viewer_tiles
-from app.services import map_images
+from app.services import map_images, tile_budget
 from app.services.context import Fray
 from app.services.map_tiles import MIME, blank_outside
-from app.store.models import AssetBlob
+from app.store.models import AssetBlob, VisionTile
 
 IMAGES_KEPT = 24
 
@@ -74,12 +74,17 @@ class VisionImages:
                 return None
             made = blank_outside(decoded.crop(x, y, w, h), clipped, x, y)
             del decoded
+        stored = False
         try:
             with fray.db.write() as session:
                 if session.get(AssetBlob, key) is None:
                     session.add(AssetBlob(id=key, mime=MIME, width=w, height=h, size=len(made), data=made))
+                    session.add(VisionTile(id=key, size=len(made)))
+                    stored = True
         except IntegrityError:  # another process made the same tile at the same time: the same bytes
-            pass
+            stored = False
+        if stored:
+            tile_budget.BUDGET.made(fray, len(made))
         return key[:20], made, MIME
 
 

@@ -118,6 +118,20 @@ class AssetBlob(SQLModel, table=True):
     created_at: datetime = _when()
 
 
+class VisionTile(SQLModel, table=True):
+    """A vision tile kept in the blob table: a cache, made again from its image whenever it is asked for
+    and missing, so the oldest go when tiles pass their budget (`FRAY_VISION_TILE_BYTES`). Its own table
+    so that weighing them never reads the blobs themselves."""
+
+    __tablename__ = "vision_tile"
+
+    id: str = Field(primary_key=True, max_length=64)  # its blob's id
+    size: int
+    made_at: datetime = Field(
+        default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False, index=True)
+    )
+
+
 class CampaignAsset(SQLModel, table=True):
     """A campaign holds an image: it uploaded or imported these bytes. The only key to reading a blob."""
 

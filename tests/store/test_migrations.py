@@ -93,3 +93,39 @@ def test_existing_campaigns_keep_the_images_their_logs_added(tmp_path: Path):
         rows = connection.execute(text("SELECT campaign_id, asset_id FROM campaign_asset")).all()
     assert [tuple(r) for r in rows] == [("c1", "a" * 64)]
     engine.dispose()
+
+
+def test_tiles_made_before_are_weighed_and_held_images_are_not(tmp_path: Path):
+    """Revision 0005 on a database of 0004: each blob no campaign holds (a vision tile) gets its row,
+    with its size and when it was made; an image a campaign holds gets none."""
+    url = f"sqlite:///{tmp_path / 'fray.db'}"
+    upgrade(url, "0004")
+    engine = create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO campaign (id, name, system, invite_code, spectator_code, created_at)"
+                " VALUES ('c1', 'T', 'generic', 'i', 's', '2026-11-20 10:00:00')"
+            )
+        )
+        blobs = (("a" * 64, 900, "2026-11-20 10:00:00"), ("t" * 64, 300, "2026-11-21 09:30:00"))
+        for blob, size, at in blobs:
+            connection.execute(
+                text(
+                    "INSERT INTO asset (id, mime, width, height, size, data, created_at)"
+                    " VALUES (:id, 'image/jpeg', 4, 4, :size, x'00', :at)"
+                ),
+                {"id": blob, "size": size, "at": at},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO campaign_asset (campaign_id, asset_id, created_at)"
+                " VALUES ('c1', :a, '2026-11-20 10:00:00')"
+            ),
+            {"a": "a" * 64},
+        )
+    upgrade(url)
+    with engine.connect() as connection:
+        rows = connection.execute(text("SELECT id, size, made_at FROM vision_tile")).all()
+    assert [(r[0], r[1], str(r[2])[:19]) for r in rows] == [("t" * 64, 300, "2026-11-21 09:30:00")]
+    engine.dispose()
