@@ -70,6 +70,14 @@ def _own(state: CampaignState, viewer: Viewer) -> Hashable:
     return (viewer.role, viewer.seat_id, *sorted(sheets.get(pid, (-1, pid)) for pid in mine))
 
 
+def _sheets_moved(old: CampaignState, new: CampaignState) -> frozenset[str]:
+    """The characters whose part of a sheet is not what it was: a phone none of whose characters is among
+    them has the `mine` it had (`_own` of each state is made of equal parts), worked out once a push
+    instead of once a phone."""
+    before, after = _sheets(old), _sheets(new)
+    return frozenset(pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid))
+
+
 # The names of a page's context (`render.page_context`, `render.live_context`) but the view and the log
 # (compared by its lines), and what decides each. Named apart from the view's keys (`$seq`): the context's
 # `system` is the game's key, the view's `system` a game's whole part.
@@ -85,6 +93,7 @@ _NAMES: dict[str, Decider] = {
     },
 }
 NAME_DECIDERS = {f"${name}": found for name, found in _NAMES.items()}
+MINE = "$mine"
 # And the log: its own block is compared by its lines; any other block that read it would be the viewer's.
 CONTEXT_NAMES = frozenset({*_NAMES, "log"})
 
@@ -120,7 +129,9 @@ class Decided:
         self.deciders = {**game.deciders, **NAME_DECIDERS}
         changed = frozenset(f for f in FIELDS if getattr(old, f) is not getattr(new, f))
         self.moved = frozenset(n for n, d in self.deciders.items() if not d.looks_at.isdisjoint(changed))
-        self._moved_of = [(name, self.deciders[name].of) for name in sorted(self.moved)]
+        self._moved_of = [(name, self.deciders[name].of) for name in sorted(self.moved) if name != MINE]
+        # `$mine` is asked only of the phones whose characters' sheets moved (the rest keep theirs).
+        self._mine_moved = _sheets_moved(old, new) if MINE in self.moved else None
         self._reads: dict[tuple[str, str], tuple[Any, tuple[str, ...], bool]] = {}
         self._drawn: dict[tuple[Any, ...], str] = {}
         self._lines: dict[int, tuple[Any, list[str]]] = {}
@@ -192,6 +203,9 @@ class Decided:
         now = dict(last)
         for name, of in self._moved_of:
             now[name] = of(state, viewer)
+        moved = self._mine_moved
+        if moved is not None and (MINE not in now or not viewer.participants.isdisjoint(moved)):
+            now[MINE] = _own(state, viewer)
         changed: dict[str, str] = {}
         for slot in self.touched(page):
             if not slot.redrawn and all(now[name] == last.get(name, MISSING) for name in slot.compare):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from app.realtime import narrow, render
+from app.realtime import decided, narrow, render
 from app.realtime.conn import Conn
 from app.realtime.hub import Hub, Room
 from app.rules import registry
@@ -114,6 +114,34 @@ def test_a_pool_change_builds_no_phones_view_it_is_decided_from_what_changed(cli
     mine = sockets[phones[3].seat_id].got[-1]
     assert 'class="pool" id="pool-' in mine and "Grit" in mine  # the row on its own sheet
     assert 'hx-swap-oob="morph"' not in sockets[phones[4].seat_id].got[-1]  # the log's new line alone
+
+
+def test_a_pool_change_works_out_a_phones_own_sheet_only_where_its_characters_moved(client, monkeypatch):
+    """`$mine` (a phone's own sheet) moves with every pool change; it is asked only of the phones whose
+    characters' sheets are not what they were, once a push for the rest (app/realtime/decided.py)."""
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones)
+    hero = next(p["id"] for p in table.view(table.gm)["participants"] if p["name"] == "Hero 3")
+    table.ok(table.gm, "generic.pool.create", name="Grit", value=1, owner=hero)
+    _push(room)
+    table.ok(table.gm, "generic.roll", expression="1d6")
+    _push(room)
+    asked: list[str | None] = []
+    own = decided._own
+
+    def counted(state, viewer):
+        asked.append(viewer.seat_id)
+        return own(state, viewer)
+
+    monkeypatch.setattr(decided, "_own", counted)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)  # the table's: no one's sheet
+    _push(room)
+    assert asked == []
+    table.ok(phones[3], "generic.pool.adjust", pool="Grit", delta=1)  # Hero 3's: phone 3's sheet
+    _push(room)
+    assert asked == [phones[3].seat_id]
+    assert 'class="pool" id="pool-' in sockets[phones[3].seat_id].got[-1]  # its own sheet's row
+    assert 'class="pool" id="pool-' not in sockets[phones[4].seat_id].got[-1]  # the log's line alone
 
 
 def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(client):
