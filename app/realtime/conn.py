@@ -43,6 +43,7 @@ class Conn:
         self.sending = False  # the sender task has a message in flight
         # `fray serve`'s protocol can write a message at once when nothing is queued (app/web/ws_protocol.py)
         self.send_now = getattr(ws, "scope", {}).get("extensions", {}).get("fray.send_now")
+        self._seen: tuple[object, Viewer, tuple] | None = None  # (the characters, its viewer, its key)
 
     def viewer(self, state: CampaignState) -> Viewer:
         if self.page == "table":
@@ -51,14 +52,17 @@ class Conn:
             return state.viewer_for(self.preview, "player")
         return state.viewer_for(self.seat_id, self.role)
 
-    def who(self) -> tuple:
-        """What decides this socket's viewer: sockets that agree see the same thing."""
-        if self.page == "table":  # every TV alike; a player's seat on it sees with its own characters
-            return ("table", self.seat_id) if self.role == "player" else ("table",)
-        return (self.seat_id, self.role, self.preview)
-
     def key(self, state: CampaignState) -> tuple:
         return (self.page, self.fmt, self.viewer(state).key)
+
+    def seen(self, state: CampaignState) -> tuple[Viewer, tuple]:
+        """`viewer` and `key` together, kept while the state's characters are the same tuple (a viewer
+        is made of them and of this socket's seat, role and page alone): a push asks every socket."""
+        seen = self._seen
+        if seen is None or seen[0] is not state.participants:
+            viewer = self.viewer(state)
+            seen = self._seen = (state.participants, viewer, (self.page, self.fmt, viewer.key))
+        return seen[1], seen[2]
 
     def push(self, message: str) -> None:
         if self.closed:

@@ -116,7 +116,7 @@ class Room:
         those sockets straight to the newest state, the most behind first."""
         state = snap.state
         seats = {seat.id: seat for seat in state.seats}  # one pass, not a search per socket
-        viewers: dict[tuple, Viewer] = {}  # a table of 200 sockets has a handful of distinct viewers
+        viewers: dict[tuple, Viewer] = {}  # by view key: sockets of one key see exactly the same
         html: dict[tuple, list[Conn]] = defaultdict(list)
         data: dict[tuple, list[Conn]] = defaultdict(list)
         for conn in list(self.conns):
@@ -126,13 +126,11 @@ class Room:
                 continue
             if conn.seq >= state.seq:
                 continue
-            who = conn.who()
-            if who not in viewers:
-                viewers[who] = conn.viewer(state)
-            key = (conn.page, conn.fmt, viewers[who].key)
+            viewer, key = conn.seen(state)
+            viewers.setdefault(key, viewer)
             (html[key] if conn.fmt == "html" else data[(key, conn.seq)]).append(conn)
-        for (_key, since), conns in data.items():
-            self._send_json(snap, viewers[conns[0].who()], since, conns)
+        for (key, since), conns in data.items():
+            self._send_json(snap, viewers[key], since, conns)
         behind_first = sorted(html.items(), key=lambda item: min(c.seq for c in item[1]))
         push = Push(state.seq)
         last = self.pushed
@@ -149,7 +147,7 @@ class Room:
                 held = time.perf_counter()
                 if self.announced > state.seq:
                     return
-            self._send_html(snap, key, conns, viewers[conns[0].who()], push, decided)
+            self._send_html(snap, key, conns, viewers[key], push, decided)
         self.seq = state.seq
         self.pushed = state
 

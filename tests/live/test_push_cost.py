@@ -144,6 +144,28 @@ def test_a_pool_change_works_out_a_phones_own_sheet_only_where_its_characters_mo
     assert 'class="pool" id="pool-' not in sockets[phones[4].seat_id].got[-1]  # the log's line alone
 
 
+def test_a_push_works_a_sockets_viewer_out_again_only_when_the_characters_changed(client, monkeypatch):
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones)
+    _push(room)
+    asked: list[str] = []
+    viewer = Conn.viewer
+
+    def counted(conn, state):
+        asked.append(conn.seat_id)
+        return viewer(conn, state)
+
+    monkeypatch.setattr(Conn, "viewer", counted)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    assert asked == []  # the same characters: each socket's viewer as it was
+    table.ok(table.gm, "campaign.add_participant", name="Hireling", owner=phones[1].seat_id)
+    _push(room)
+    assert sorted(asked) == sorted(seat.seat_id for seat in phones)  # new characters: each asked once
+    mine = sockets[phones[1].seat_id].got[-1]
+    assert "Hireling" in mine and 'id="mine"' in mine  # phone 1's own sheet now has its new character
+
+
 def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(client):
     table, _ = _table(client)
     view = table.view(table.gm)
