@@ -46,11 +46,12 @@ def keep_within(fray: Fray, budget: int) -> int:
         total = session.scalar(select(func.coalesce(func.sum(VisionTile.size), 0))) or 0
         if total <= budget:
             return 0
+        # Read whole before any delete: no cursor is left open on the table the deletes change.
         oldest = session.execute(
             select(col(VisionTile.id), col(VisionTile.size)).order_by(
                 col(VisionTile.made_at), col(VisionTile.id)
             )
-        )
+        ).all()
         dropped: list[str] = []
         for tile_id, size in oldest:
             if total <= budget * KEPT_AFTER:
