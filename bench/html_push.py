@@ -6,6 +6,10 @@ what a viewer received for a pool change is measured as text and compressed as `
 
     .venv/bin/python -m bench.html_push 200 20            # N, pushes
     .venv/bin/python -m bench.html_push 200 20 --profile  # and cProfile's top functions
+    .venv/bin/python -m bench.html_push 64 20 --system=trinity  # a game's demo played first
+
+With `--system`, the campaign is that game's and its demo is played through first (its own players'
+sheets, a fight under way), so the phones' pages carry the game's board as at a real table.
 """
 
 from __future__ import annotations
@@ -36,13 +40,15 @@ class _Socket:
         return True
 
 
-def main(n: int = 64, pushes: int = 20, profile: bool = False) -> dict:
+def main(n: int = 64, pushes: int = 20, profile: bool = False, system: str = "generic") -> dict:
     os.environ.setdefault("FRAY_RATE_LIMIT_SCALE", "10000")
     from fastapi.testclient import TestClient
 
+    from app.demo import _with_seats
     from app.main import create_app
     from app.realtime.conn import Conn
     from app.realtime.hub import Hub, Room
+    from app.rules import registry
     from app.settings import Settings
     from app.store.migrate import upgrade
 
@@ -50,7 +56,7 @@ def main(n: int = 64, pushes: int = 20, profile: bool = False) -> dict:
         url = f"sqlite:///{tmp}/push.db"
         upgrade(url)
         with TestClient(create_app(Settings(database_url=url)), base_url="http://bench") as http:
-            made = http.post("/api/campaigns", json={"name": "Bench", "system": "generic"}).json()
+            made = http.post("/api/campaigns", json={"name": "Bench", "system": system}).json()
             cid, invite = made["id"], made["invite_url"].rsplit("/", 1)[1]
             gm = {"Authorization": f"Bearer {made['gm_token']}"}
 
@@ -59,6 +65,14 @@ def main(n: int = 64, pushes: int = 20, profile: bool = False) -> dict:
                 r = http.post(f"/api/campaigns/{cid}/commands", headers=headers, json=payload)
                 r.raise_for_status()
 
+            demo = registry.game(system).system.demo
+            if system != "generic" and demo is not None:
+                ids = {}
+                for name in demo.players:
+                    joined = http.post(f"/api/campaigns/{cid}/join", json={"invite": invite, "name": name})
+                    ids[name] = joined.json()["seat_id"]
+                for step in demo.commands:
+                    command(gm, **_with_seats(step, ids))
             command(gm, type="generic.pool.create", name="Gold", min=None)
             seats = []
             for i in range(n):
@@ -108,9 +122,15 @@ def main(n: int = 64, pushes: int = 20, profile: bool = False) -> dict:
                     "pool_push_bytes_wire": round(sum(wire_bytes(m, True) for m in pool_msgs) / n),
                 }
 
-            return emit("html_push", **asyncio.run(run()))
+            return emit("html_push", system=system, **asyncio.run(run()))
 
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    main(int(args[0]) if args else 64, int(args[1]) if len(args) > 1 else 20, "--profile" in sys.argv)
+    systems = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--system=")]
+    main(
+        int(args[0]) if args else 64,
+        int(args[1]) if len(args) > 1 else 20,
+        "--profile" in sys.argv,
+        systems[-1] if systems else "generic",
+    )

@@ -12,18 +12,25 @@ from app.realtime import decided
 from app.realtime.conn import Conn
 from app.realtime.hub import Hub, Room
 from app.rules import registry
+from app.rules.contract.deciders import TABLE_FIELDS
 from tests.helpers import Table
-from tests.live.test_push_cost import _push, _room, _Socket, _table
+from tests.live.test_push_cost import _push, _room, _Socket, _table, _views_built
 
 
-def test_games_that_conceal_characters_decide_nothing_by_parts_the_others_name_the_core_and_generic_keys():
+def test_games_that_conceal_characters_decide_nothing_by_parts_the_others_name_every_key():
     for key in ("generic", "trinity", "tote"):
         deciders = registry.game(key).deciders
-        assert deciders is not None and {"pools", "tracks", "participants", "map", "me"} <= set(deciders)
+        assert deciders is not None
+        assert {"pools", "tracks", "participants", "map", "me", "options", "undo"} <= set(deciders)
     for key in ("triptycho", "fivebyfive"):  # what a viewer sees of the characters is their sight
         assert registry.game(key).deciders is None
-    assert "options" in registry.game("generic").deciders  # type: ignore[operator]
-    assert "options" not in registry.game("trinity").deciders  # type: ignore[operator]  # its own buttons
+    for key in ("trinity", "tote"):  # their own part and buttons: every field but the generic table's
+        deciders = registry.game(key).deciders
+        assert deciders is not None
+        own = deciders["system"]
+        assert {"ext", "participants", "prompts", "settings", "encounters"} <= own.looks_at
+        assert not own.looks_at & TABLE_FIELDS
+        assert deciders["options"].looks_at >= own.looks_at
 
 
 def test_a_decider_that_leaves_out_a_field_it_reads_is_caught_by_the_check(client, monkeypatch):
@@ -61,11 +68,9 @@ def test_the_decided_page_is_the_page_drawn_whole_through_a_session_of_changes(c
     assert all(socket.got for socket in sockets.values())
 
 
-@pytest.mark.parametrize("system", ["generic", "trinity", "tote"])
-def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, system):
-    """A game's own part of the view (`system`, no decider) is the viewer's own at every push: a step
-    that changes it redraws what reads it (the game's key in the context has the same name, and must not
-    be taken for it). Every page of the GM and the players, checked at every step of the demo."""
+def _demo_room(client, system: str) -> tuple[Table, Room, list[_Socket]]:
+    """A game's demo table played through, its GM's and players' pages open and pushed at every step
+    (none decided otherwise than drawn whole)."""
     demo = registry.game(system).system.demo
     assert demo is not None
     table = Table.create(client, name="Demo", system=system, dice="server")
@@ -83,4 +88,33 @@ def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, syst
         table.ok(table.gm, fields.pop("type"), **fields)
         _push(room)
         assert not decided.MISMATCHES, (command, decided.MISMATCHES)
+    return table, room, sockets
+
+
+@pytest.mark.parametrize("system", ["generic", "trinity", "tote"])
+def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, system):
+    """A game's own part of the view (`system`) moves with its own fields: a step that changes them
+    redraws what reads it (the game's key in the context has the same name, and must not be taken for
+    it). Every page of the GM and the players, checked at every step of the demo."""
+    _, _, sockets = _demo_room(client, system)
     assert all(len(socket.got) > 1 for socket in sockets)
+
+
+@pytest.mark.parametrize("system", ["trinity", "tote"])
+def test_a_roll_or_a_pool_change_in_a_game_builds_no_pages_view(client, system, monkeypatch):
+    """Most of a session's pushes are rolls and pool changes: they leave a game's sheets, fight and
+    buttons as every page holds them, so a push decides each page from what changed and builds no
+    player's view but one for the pools card when it moved (the GM's is built for its undo button)."""
+    table, room, sockets = _demo_room(client, system)
+    table.ok(table.gm, "generic.pool.create", name="Grit", value=2)
+    _push(room)
+    built = _views_built(monkeypatch)
+    for command, fields, views in (
+        ("generic.roll", {"expression": "2d6"}, 1),
+        ("generic.pool.adjust", {"pool": "Grit", "delta": -1}, 2),
+    ):
+        built.clear()
+        table.ok(table.gm, command, **fields)
+        _push(room)
+        assert len(built) <= views, (command, built)
+        assert all(socket.got[-1].count('data-seq="') >= 1 for socket in sockets), command

@@ -57,6 +57,20 @@ def _push(room: Room) -> None:
     asyncio.run(go())
 
 
+def _views_built(monkeypatch) -> list:
+    """The viewers whose page context (their whole view) a push builds, as they are built."""
+    built: list = []
+    page_context = render.page_context
+
+    def counted(game, state, viewer, *args, **kwargs):
+        built.append(viewer.key)
+        return page_context(game, state, viewer, *args, **kwargs)
+
+    monkeypatch.setattr(render, "page_context", counted)
+    monkeypatch.setenv("FRAY_CHECK_PUSH", "0")  # the check builds every view to compare: not counted here
+    return built
+
+
 def test_a_one_pool_change_is_drawn_once_for_the_phones_who_see_it_alike_not_once_per_phone(client):
     table, phones = _table(client)
     room, sockets = _room(client, table, phones)
@@ -86,15 +100,7 @@ def test_a_pool_change_builds_no_phones_view_it_is_decided_from_what_changed(cli
     _push(room)
     table.ok(table.gm, "generic.roll", expression="1d6")
     _push(room)
-    built: list[str] = []
-    page_context = render.page_context
-
-    def counted(game, state, viewer, *args, **kwargs):
-        built.append(viewer.key)
-        return page_context(game, state, viewer, *args, **kwargs)
-
-    monkeypatch.setattr(render, "page_context", counted)
-    monkeypatch.setenv("FRAY_CHECK_PUSH", "0")  # the check builds every view to compare: not counted here
+    built = _views_built(monkeypatch)
     renders = room.memo.renders
     table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
     _push(room)

@@ -55,6 +55,19 @@ def whole_viewer(state: CampaignState, viewer: Viewer) -> Hashable:
     return (viewer.role, viewer.seat_id, viewer.participants)
 
 
+# What a game's own rules never read of a campaign: the generic table every campaign has (its pools,
+# tracks, roll buttons and initiative), the undo stack, the map and the log's position. Rolls and pool
+# changes, most of a session's pushes, move only these.
+TABLE_FIELDS = frozenset({"pools", "tracks", "presets", "initiative", "undo_stack", "map", "seq"})
+
+
+def all_but_the_table(fields: Iterable[str]) -> Decider:
+    """For a game's own part of a view and its own buttons, which read too much of the campaign to list
+    (the sheets, the fight, the prompts, the settings, who is hidden): every field of the campaign but the
+    table's, and the whole viewer. A push that moved only the table's fields leaves them as held."""
+    return decider(frozenset(fields) - TABLE_FIELDS, whole_viewer)
+
+
 def together(deciders: Iterable[Decider]) -> Decider:
     """One key made of several parts' (a game's roll buttons: each part's own)."""
     found = tuple(deciders)

@@ -5,6 +5,8 @@ TOTE keeps its own turn order (`owns_initiative`): Initiative bars, the Declarat
 phases, engagement lines and the Distance band are drawn by templates/systems/tote/.
 """
 
+from app.rules.campaign.state import CampaignState
+from app.rules.contract.deciders import all_but_the_table
 from app.rules.contract.part import SystemPart, state_view
 from app.rules.tote.badges import badges, turn_of
 from app.rules.tote.commands import COMMANDS
@@ -15,6 +17,9 @@ from app.rules.tote.options import options
 from app.rules.tote.reducers import REDUCERS
 from app.rules.tote.setup import parse_setup
 from app.rules.tote.view import view
+
+# Its part of a view and its buttons: as held through the rolls and pool changes of the generic table.
+OWN = all_but_the_table(CampaignState.model_fields)
 
 SYSTEM = SystemPart(
     key="tote",
@@ -30,6 +35,8 @@ SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=state_view(view),
+    deciders={"system": OWN},
+    options_decider=OWN,
     badges=badges,
     turn_of=turn_of,
     docs="rules/tote.md",
