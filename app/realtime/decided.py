@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Hashable
-from functools import partial
+from functools import cache, partial
 from typing import Any, NamedTuple
 
 from jinja2_fragments import render_block
@@ -94,6 +94,16 @@ _NAMES: dict[str, Decider] = {
 }
 NAME_DECIDERS = {f"${name}": found for name, found in _NAMES.items()}
 MINE = "$mine"
+SEEN_NAMES = frozenset({"$others", "$people", MINE})  # built from the campaign as its viewer sees it
+
+
+@cache
+def name_deciders(game: Game) -> dict[str, Decider]:
+    """The context's names' deciders in this game: in one that conceals characters, those built from the
+    view are decided by what the viewer cannot see, too (`Game.seen_decider`)."""
+    return {name: game.seen_decider(d) if name in SEEN_NAMES else d for name, d in NAME_DECIDERS.items()}
+
+
 # And the log: its own block is compared by its lines; any other block that read it would be the viewer's.
 CONTEXT_NAMES = frozenset({*_NAMES, "log"})
 
@@ -114,7 +124,7 @@ class Slot(NamedTuple):
 def decisions_of(game: Game, state: CampaignState, viewer: Viewer) -> dict[str, Hashable]:
     """What decides every key and name of this viewer's page now (kept for its next push)."""
     assert game.deciders is not None
-    return {name: d.of(state, viewer) for name, d in (*game.deciders.items(), *NAME_DECIDERS.items())}
+    return {name: d.of(state, viewer) for name, d in (*game.deciders.items(), *name_deciders(game).items())}
 
 
 class Decided:
@@ -126,12 +136,16 @@ class Decided:
         self.old_seq = old.seq
         self.state = new
         self.memo = memo
-        self.deciders = {**game.deciders, **NAME_DECIDERS}
+        self.deciders = {**game.deciders, **name_deciders(game)}
         changed = frozenset(f for f in FIELDS if getattr(old, f) is not getattr(new, f))
         self.moved = frozenset(n for n, d in self.deciders.items() if not d.looks_at.isdisjoint(changed))
-        self._moved_of = [(name, self.deciders[name].of) for name in sorted(self.moved) if name != MINE]
-        # `$mine` is asked only of the phones whose characters' sheets moved (the rest keep theirs).
-        self._mine_moved = _sheets_moved(old, new) if MINE in self.moved else None
+        # `$mine` is asked only of the phones whose characters' sheets moved (the rest keep theirs), in a
+        # game that conceals nothing: elsewhere what a phone cannot see moves its page's places too.
+        by_sheets = MINE in self.moved and game.sight is None
+        self._moved_of = [
+            (name, self.deciders[name].of) for name in sorted(self.moved) if name != MINE or not by_sheets
+        ]
+        self._mine_moved = _sheets_moved(old, new) if by_sheets else None
         self._reads: dict[tuple[str, str], tuple[Any, tuple[str, ...], bool]] = {}
         self._drawn: dict[tuple[Any, ...], str] = {}
         self._lines: dict[int, tuple[Any, list[str]]] = {}

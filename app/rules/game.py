@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, Literal, get_args, get_origin
 from weakref import ref
 
@@ -16,7 +16,14 @@ from app.rules.campaign import view as campaign_view
 from app.rules.campaign.state import CampaignState, UndoEntry
 from app.rules.chat.part import PART as CHAT
 from app.rules.contract.commands import Command, CommandSpec, Ctx, parse_command
-from app.rules.contract.deciders import Decider, decider, gm_or_not, together
+from app.rules.contract.deciders import (
+    TABLE_FIELDS,
+    Decider,
+    decider,
+    gm_or_not,
+    seen_through,
+    together,
+)
 from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
 from app.rules.contract.frozen import kept_table, kept_whole
 from app.rules.contract.options import Option
@@ -103,6 +110,12 @@ class Game:
             self.describers.update(part.describers)
             self.event_views.update(part.event_views)
 
+        # What decides the characters a game conceals from a viewer: every field but the generic table's.
+        self.sight = (
+            None
+            if system.conceals is None
+            else decider(frozenset(CampaignState.model_fields) - TABLE_FIELDS, self.concealed)
+        )
         self.deciders = self._deciders()
 
     @property
@@ -110,20 +123,43 @@ class Game:
         return self.system.key
 
     def _deciders(self) -> dict[str, Decider] | None:
-        """What decides each key of this game's views (app/rules/contract/deciders.py); None where what a
-        viewer sees of the characters is their own sight (a system that conceals): every key is theirs."""
-        if self.system.conceals is not None:
-            return None
+        """What decides each key of this game's views (app/rules/contract/deciders.py); None where a part
+        adds keys at the top of the view that nothing says what decides. In a game that conceals
+        characters, every key but the game's own is read from the campaign as its viewer sees it: decided
+        by what that viewer cannot see, too (`sight`)."""
         out: dict[str, Decider] = {}
         for part in self.parts:
             if part.view_key is None and part.view is not None and not part.deciders:
                 return None  # keys at the top of the view that nothing says what decides
-            out.update(part.deciders)
+            out.update({key: self.seen_decider(d, part) for key, d in part.deciders.items()})
         buttons = [part.options_decider for part in self.parts if part.options]
         if all(buttons):
-            out["options"] = together(d for d in buttons if d is not None)
+            out["options"] = together(
+                self.seen_decider(part.options_decider, part)
+                for part in self.parts
+                if part.options and part.options_decider is not None
+            )
         out["rulings"] = decider(("settings",), gm_or_not)
         return out
+
+    def seen_decider(self, found: Decider, part: SystemPart | None = None) -> Decider:
+        """`found` for a key read from the campaign as its viewer sees it (any part's but the game's)."""
+        if self.sight is None or part is self.system:
+            return found
+        return seen_through(found, self.sight, self.as_seen_by)
+
+    def concealed(self, state: CampaignState, viewer: Viewer) -> frozenset[str]:
+        """The characters this game hides from this viewer now (none from the GM, nor their own), worked
+        out once per state for the viewers it reads alike (`SystemPart.conceals_by`)."""
+        conceals = self.system.conceals
+        if viewer.is_gm or conceals is None:
+            return frozenset()
+        found: dict[Hashable, frozenset[str]] = kept_whole(state, "_concealed", dict)
+        key = self.system.conceals_by(viewer)
+        hit = found.get(key)
+        if hit is None:
+            hit = found[key] = conceals(state, viewer)
+        return hit - viewer.participants if hit and viewer.participants else hit
 
     def _core_view(self, request: ViewRequest) -> dict[str, Any]:
         return campaign_view.view(
@@ -275,16 +311,19 @@ class Game:
         return out
 
     def as_seen_by(self, state: CampaignState, viewer: Viewer) -> CampaignState:
-        """The state for the core and generic views: what the system conceals from this viewer is hidden."""
-        if viewer.is_gm or self.system.conceals is None:
-            return state
-        concealed = self.system.conceals(state, viewer) - viewer.participants
+        """The state for the core and generic views: what the system conceals from this viewer is hidden.
+        One copy per state for the viewers from whom the same characters are concealed."""
+        concealed = self.concealed(state, viewer)
         if not concealed:
             return state
-        masked = tuple(
-            p.model_copy(update={"hidden": True}) if p.id in concealed else p for p in state.participants
-        )
-        return state.model_copy(update={"participants": masked})
+        seen: dict[frozenset[str], CampaignState] = kept_whole(state, "_seen", dict)
+        hit = seen.get(concealed)
+        if hit is None:
+            masked = tuple(
+                p.model_copy(update={"hidden": True}) if p.id in concealed else p for p in state.participants
+            )
+            hit = seen[concealed] = state.model_copy(update={"participants": masked})
+        return hit
 
     def view(self, state: CampaignState, viewer: Viewer, scene: str | None = None) -> dict[str, Any]:
         """Everything this viewer may see, and nothing else: templates and JSON replies read only this.

@@ -17,20 +17,31 @@ from tests.helpers import Table
 from tests.live.test_push_cost import _push, _room, _Socket, _table, _views_built
 
 
-def test_games_that_conceal_characters_decide_nothing_by_parts_the_others_name_every_key():
-    for key in ("generic", "trinity", "tote"):
+def test_every_game_decides_every_key_its_own_by_every_field_but_the_generic_tables():
+    for key in ("generic", "trinity", "tote", "triptycho", "fivebyfive"):
         deciders = registry.game(key).deciders
         assert deciders is not None
         assert {"pools", "tracks", "participants", "map", "me", "options", "undo"} <= set(deciders)
-    for key in ("triptycho", "fivebyfive"):  # what a viewer sees of the characters is their sight
-        assert registry.game(key).deciders is None
-    for key in ("trinity", "tote"):  # their own part and buttons: every field but the generic table's
+    for key in ("trinity", "tote", "triptycho", "fivebyfive"):  # their own part and buttons
         deciders = registry.game(key).deciders
         assert deciders is not None
         own = deciders["system"]
-        assert {"ext", "participants", "prompts", "settings", "encounters"} <= own.looks_at
+        assert {"ext", "participants", "prompts", "settings", "encounters", "initiative"} <= own.looks_at
         assert not own.looks_at & TABLE_FIELDS
         assert deciders["options"].looks_at >= own.looks_at
+
+
+def test_in_a_game_that_conceals_characters_the_keys_drawn_from_them_are_decided_by_what_is_concealed():
+    """Triptycho's sight and 5x5's fog of war hide characters from players: the core's, the table's and
+    the map's keys are drawn from the campaign as each viewer sees it, so what is concealed from the
+    viewer decides them too (and the fields that decide it move them)."""
+    for key in ("triptycho", "fivebyfive"):
+        game = registry.game(key)
+        assert game.sight is not None and game.deciders is not None
+        for name in ("participants", "pools", "initiative", "map"):
+            assert game.sight.looks_at <= game.deciders[name].looks_at, (key, name)
+        assert "ext" in game.sight.looks_at and not game.sight.looks_at & TABLE_FIELDS
+    assert registry.game("trinity").sight is None and registry.game("generic").sight is None
 
 
 def test_a_decider_that_leaves_out_a_field_it_reads_is_caught_by_the_check(client, monkeypatch):
@@ -91,7 +102,7 @@ def _demo_room(client, system: str) -> tuple[Table, Room, list[_Socket]]:
     return table, room, sockets
 
 
-@pytest.mark.parametrize("system", ["generic", "trinity", "tote"])
+@pytest.mark.parametrize("system", ["generic", "trinity", "tote", "triptycho", "fivebyfive"])
 def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, system):
     """A game's own part of the view (`system`) moves with its own fields: a step that changes them
     redraws what reads it (the game's key in the context has the same name, and must not be taken for
@@ -100,7 +111,7 @@ def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, syst
     assert all(len(socket.got) > 1 for socket in sockets)
 
 
-@pytest.mark.parametrize("system", ["trinity", "tote"])
+@pytest.mark.parametrize("system", ["trinity", "tote", "triptycho", "fivebyfive"])
 def test_a_roll_or_a_pool_change_in_a_game_builds_no_pages_view(client, system, monkeypatch):
     """Most of a session's pushes are rolls and pool changes: they leave a game's sheets, fight and
     buttons as every page holds them, so a push decides each page from what changed and builds no

@@ -56,9 +56,9 @@ def whole_viewer(state: CampaignState, viewer: Viewer) -> Hashable:
 
 
 # What a game's own rules never read of a campaign: the generic table every campaign has (its pools,
-# tracks, roll buttons and initiative), the undo stack, the map and the log's position. Rolls and pool
-# changes, most of a session's pushes, move only these.
-TABLE_FIELDS = frozenset({"pools", "tracks", "presets", "initiative", "undo_stack", "map", "seq"})
+# tracks and roll buttons; not its initiative, which Triptycho's turns are), the undo stack, the map and
+# the log's position. Rolls and pool changes, most of a session's pushes, move only these.
+TABLE_FIELDS = frozenset({"pools", "tracks", "presets", "undo_stack", "map", "seq"})
 
 
 def all_but_the_table(fields: Iterable[str]) -> Decider:
@@ -66,6 +66,19 @@ def all_but_the_table(fields: Iterable[str]) -> Decider:
     (the sheets, the fight, the prompts, the settings, who is hidden): every field of the campaign but the
     table's, and the whole viewer. A push that moved only the table's fields leaves them as held."""
     return decider(frozenset(fields) - TABLE_FIELDS, whole_viewer)
+
+
+def seen_through(
+    found: Decider, sight: Decider, seen: Callable[[CampaignState, Viewer], CampaignState]
+) -> Decider:
+    """A key of the core, the generic table or the map in a game that conceals characters from some viewers
+    (`SystemPart.conceals`): drawn from the campaign as this viewer sees it (`seen`, which `sight.of`
+    decides), so it is decided by what decides that (the concealed characters) and by `found` read there."""
+    return Decider(
+        found.looks_at | sight.looks_at,
+        lambda state, viewer: (sight.of(state, viewer), found.of(seen(state, viewer), viewer)),
+        found.alone,
+    )
 
 
 def together(deciders: Iterable[Decider]) -> Decider:

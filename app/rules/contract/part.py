@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -82,6 +82,9 @@ class SystemPart:
     # Participants this viewer's characters cannot perceive right now (Triptycho's dark sections): the core
     # and generic views treat them as hidden for that viewer, so they leave no trace in its HTML or JSON.
     conceals: Callable[[CampaignState, Viewer], frozenset[str]] | None = None
+    # All that `conceals` reads of its viewer: viewers alike here are concealed the same characters (a
+    # party's fog of war reads only whether the viewer is the GM), worked out once a state for all of them.
+    conceals_by: Callable[[Viewer], Hashable] = lambda viewer: (viewer.role, viewer.participants)
     # A system with its own board in the map frame (Triptycho's sections, 5x5's tabletop): whether a viewer
     # may see a spot of it, so a ping there reaches only them; None from it when no board is on the table.
     board_spot: Callable[[CampaignState, Viewer, float, float], bool | None] | None = None

@@ -4,6 +4,8 @@ The system keeps its own turn order (Initiative each round, PCs first on a tie) 
 conceals from players the NPCs no conscious PC has in sight. Its pages live in templates/systems/fivebyfive/.
 """
 
+from app.rules.campaign.state import CampaignState
+from app.rules.contract.deciders import all_but_the_table
 from app.rules.contract.part import SystemPart, state_view
 from app.rules.fivebyfive.badges import badges, turn_of
 from app.rules.fivebyfive.commands import COMMANDS
@@ -13,6 +15,9 @@ from app.rules.fivebyfive.reducers import REDUCERS
 from app.rules.fivebyfive.sheets import parse_setup
 from app.rules.fivebyfive.state import LEGACY_SETTINGS, FiveState, Settings
 from app.rules.fivebyfive.view import conceals, options, view
+
+# Its part of a view and its buttons: as held through the rolls and pool changes of the generic table.
+OWN = all_but_the_table(CampaignState.model_fields)
 
 SYSTEM = SystemPart(
     key="fivebyfive",
@@ -31,8 +36,11 @@ SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=state_view(view),
+    deciders={"system": OWN},
+    options_decider=OWN,
     owns_initiative=True,
     conceals=conceals,
+    conceals_by=lambda viewer: viewer.is_gm,  # the party's fog of war: the same for every player
     board_spot=lambda state, viewer, x, y: True,  # the tabletop hides no place, only NPCs
     badges=badges,
     turn_of=turn_of,

@@ -4,6 +4,8 @@ The system keeps its own turn order (`triptycho.initiative`, `triptycho.order`, 
 that an adversary no player's character can see is never named in the order or the log (TP-I-6).
 """
 
+from app.rules.campaign.state import CampaignState
+from app.rules.contract.deciders import all_but_the_table
 from app.rules.contract.part import SystemPart, state_view
 from app.rules.triptycho.badges import badges, turn_of
 from app.rules.triptycho.commands import COMMANDS
@@ -14,6 +16,9 @@ from app.rules.triptycho.setup import parse_setup
 from app.rules.triptycho.state import Settings, TriptychoState, initial_ext
 from app.rules.triptycho.view import DESCRIBERS, spot_seen, view
 from app.rules.triptycho.world import concealed
+
+# Its part of a view and its buttons: as held through the rolls and pool changes of the generic table.
+OWN = all_but_the_table(CampaignState.model_fields)
 
 SYSTEM = SystemPart(
     key="triptycho",
@@ -28,6 +33,8 @@ SYSTEM = SystemPart(
     parse_setup=parse_setup,
     options=options,
     view=state_view(view),
+    deciders={"system": OWN},
+    options_decider=OWN,
     owns_initiative=True,
     conceals=concealed,
     board_spot=spot_seen,
