@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping
+from operator import attrgetter
 from typing import Any, Literal, get_args, get_origin
 from weakref import ref
 
@@ -25,7 +26,7 @@ from app.rules.contract.deciders import (
     together,
 )
 from app.rules.contract.envelope import Event, EventView, NewEvent, Reducer
-from app.rules.contract.frozen import kept_table, kept_whole
+from app.rules.contract.frozen import kept, kept_table, kept_whole
 from app.rules.contract.options import Option
 from app.rules.contract.part import SystemPart, ViewRequest
 from app.rules.contract.validation import explain
@@ -116,6 +117,8 @@ class Game:
             if system.conceals is None
             else decider(frozenset(CampaignState.model_fields) - TABLE_FIELDS, self.concealed)
         )
+        sight_reads = attrgetter(*sorted(self.sight.looks_at)) if self.sight else None
+        self._sight_reads = lambda state: sight_reads(state) if sight_reads else ()
         self.deciders = self._deciders()
 
     @property
@@ -154,12 +157,21 @@ class Game:
         conceals = self.system.conceals
         if viewer.is_gm or conceals is None:
             return frozenset()
-        found: dict[Hashable, frozenset[str]] = kept_whole(state, "_concealed", dict)
-        key = self.system.conceals_by(viewer)
-        hit = found.get(key)
+        key = (viewer.role, viewer.participants)
+        here: dict[tuple[str, frozenset[str]], frozenset[str]] = kept_whole(state, "_concealed", dict)
+        hit = here.get(key)
         if hit is None:
-            hit = found[key] = conceals(state, viewer)
-        return hit - viewer.participants if hit and viewer.participants else hit
+            # Kept across states while the fields it reads are the same objects: a roll or a pool change
+            # keeps what each kind of viewer cannot see.
+            lasting: dict[Hashable, frozenset[str]] = kept(
+                state, "_concealed_by", self._sight_reads(state), dict
+            )
+            by = self.system.conceals_by(viewer)
+            found = lasting.get(by)
+            if found is None:
+                found = lasting[by] = conceals(state, viewer)
+            hit = here[key] = found - viewer.participants if found and viewer.participants else found
+        return hit
 
     def _core_view(self, request: ViewRequest) -> dict[str, Any]:
         return campaign_view.view(

@@ -129,3 +129,34 @@ def test_a_roll_or_a_pool_change_in_a_game_builds_no_pages_view(client, system, 
         _push(room)
         assert len(built) <= views, (command, built)
         assert all(socket.got[-1].count('data-seq="') >= 1 for socket in sockets), command
+
+
+def test_a_pool_change_at_a_5x5_table_works_out_no_ones_fog_of_war_again(client, monkeypatch):
+    """5x5's fog of war is the party's and reads none of the generic table's fields: a push that moved
+    only those finds what each player cannot see as it was, for every phone, without looking again."""
+    table, room, _ = _demo_room(client, "fivebyfive")
+    table.ok(table.gm, "generic.pool.create", name="Grit", value=2)
+    _push(room)
+    game = registry.game("fivebyfive")
+    conceals = game.system.conceals
+    assert conceals is not None
+    looked: list[str] = []
+
+    def counted(state, viewer):
+        looked.append(viewer.key)
+        return conceals(state, viewer)
+
+    monkeypatch.setattr(game, "system", dataclasses.replace(game.system, conceals=counted))
+    table.ok(table.gm, "generic.pool.adjust", pool="Grit", delta=-1)
+    _push(room)
+    assert looked == []
+    assert not decided.MISMATCHES
+    # A campaign whose characters are another tuple looks again: once for all the players, alike.
+    state = client.app.state.fray.states.get(table.id)
+    again = state.model_copy(update={"participants": tuple(list(state.participants))})
+    viewers = [again.viewer_for(s.id, "player") for s in again.seats if s.role == "player"]
+    assert len(viewers) > 1
+    found = [game.concealed(again, v) for v in viewers]
+    assert len(looked) == 1
+    party = conceals(state, viewers[0])
+    assert party and found == [party - v.participants for v in viewers]
