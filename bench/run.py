@@ -16,6 +16,7 @@ from bench import (
     commands,
     fanout,
     first_load,
+    html_push,
     idle_sockets,
     load,
     map_view,
@@ -26,6 +27,8 @@ from bench import (
 )
 from bench import map as battle_map
 from bench.common import emit, machine_ms
+
+GAMES = ("generic", "trinity", "tote", "triptycho", "fivebyfive")
 
 # The targets the issues set, each a key of the summary: (at most, at least) its bound.
 TARGETS: dict[str, tuple[str, float]] = {
@@ -71,6 +74,8 @@ def main(quick: bool) -> dict:
     plain = {
         n: fanout.scenario(1, n, 5.0, duration, players=n, slices=slices, compression=None) for n in (64, 200)
     }
+    # The same push at each game's table, its demo played (a fight under way), in process: 64 phones.
+    games = {key: html_push.main(64, 10 if quick else 40, system=key) for key in GAMES}
     clash = fanout.interference(5.0, duration)
     persisted = commands.main(500 if quick else 5000)
     under_load = load.main(quick)
@@ -137,6 +142,11 @@ def main(quick: bool) -> dict:
         "html_kb_per_viewer_push": own[64]["kb_per_viewer_pool_push"],
         "html_kb_per_viewer_push_plain": plain[64]["kb_per_viewer_pool_push"],
         "first_viewer_p50_ms": own[8]["first_viewer_p50_ms"],
+        # A push's CPU at a table of 64 phones of each game, and the worst over the generic table's.
+        "html_push_cpu_ms_64_by_game": {key: r["cpu_ms_per_push_p50"] for key, r in games.items()},
+        "html_push_worst_game_over_generic_64": round(
+            max(r["cpu_ms_per_push_p50"] for r in games.values()) / games["generic"]["cpu_ms_per_push_p50"], 2
+        ),
         "bare_first_viewer_p50_ms": own[8]["bare_first_viewer_p50_ms"],
         "machine_ms": machine,
     }
