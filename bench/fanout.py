@@ -29,6 +29,8 @@ import httpx
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from app.demo import _with_seats
+from app.rules import registry
 from bench.common import ROOT, cpu_seconds, emit, fray_server, free_port, percentile, wait_healthy
 from bench.raw_http import RawHttp
 
@@ -182,16 +184,31 @@ async def _run(
     }
 
 
-async def _fray_rooms(url: str, n_rooms: int, n_clients: int, players: int) -> tuple[list[dict], dict]:
+async def _fray_rooms(
+    url: str, n_rooms: int, n_clients: int, players: int, system: str = "generic"
+) -> tuple[list[dict], dict]:
+    """`system`: each table is that game's, its demo played through first (a fight under way)."""
     rooms = []
     senders = {}
+    demo = registry.game(system).system.demo if system != "generic" else None
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         for _ in range(n_rooms):
             hero = None
-            created = (await http.post("/api/campaigns", json={"name": "Bench", "system": "generic"})).json()
+            created = (await http.post("/api/campaigns", json={"name": "Bench", "system": system})).json()
             cid, invite = created["id"], created["invite_url"].rsplit("/", 1)[1]
             watch = created["spectator_url"].rsplit("/", 1)[1]
             gm = {"Authorization": f"Bearer {created['gm_token']}"}
+            if demo is not None:
+                joined = [
+                    await http.post(f"/api/campaigns/{cid}/join", json={"invite": invite, "name": name})
+                    for name in demo.players
+                ]
+                ids = {name: seat.json()["seat_id"] for name, seat in zip(demo.players, joined, strict=True)}
+                for step in demo.commands:
+                    played = await http.post(
+                        f"/api/campaigns/{cid}/commands", headers=gm, json=_with_seats(step, ids)
+                    )
+                    played.raise_for_status()
             await http.post(
                 f"/api/campaigns/{cid}/commands",
                 headers=gm,
@@ -233,10 +250,12 @@ async def fray_case(
     beside: int = 0,
     cpu: Callable[[], float] | None = None,
     compression: str | None = "deflate",
+    system: str = "generic",
 ) -> dict:
     """`beside`: a second table of that many players, each a seat of their own, pushed at the same rate
-    in the same process (the interference case); `room_p99_ms` tells the tables apart."""
-    rooms, senders = await _fray_rooms(url, n_rooms, n_clients, players)
+    in the same process (the interference case); `room_p99_ms` tells the tables apart. `system`: the
+    game of the tables (its demo played first)."""
+    rooms, senders = await _fray_rooms(url, n_rooms, n_clients, players, system)
     if beside:
         big, big_senders = await _fray_rooms(url, 1, beside, beside)
         rooms, senders = rooms + big, {**senders, **big_senders}
@@ -359,6 +378,7 @@ def scenario(
     players: int = 8,
     slices: int = 3,
     compression: str | None = "deflate",
+    system: str = "generic",
 ) -> dict:
     """Fray and the bare server in the same run, interleaved: `slices` turns each of duration/slices,
     the bare server sending text like the fragments Fray sent in the turn before (same mean size).
@@ -386,6 +406,7 @@ def scenario(
                         players,
                         cpu=lambda: cpu_seconds(pid),
                         compression=compression,
+                        system=system,
                     )
                 )
                 size = ours["mean_message_bytes"]
@@ -422,7 +443,8 @@ def scenario(
     return emit(
         f"fanout_{n_rooms}x{n_clients}"
         + (f"_own_{players}" if players > 8 else "")
-        + ("" if compression else "_plain"),
+        + ("" if compression else "_plain")
+        + ("" if system == "generic" else f"_{system}"),
         rate_per_room=rate,
         players_per_room=min(players, n_clients),
         duration_s=duration,
