@@ -8,10 +8,11 @@ its token (after its arrival was public; in the generic game its turn is the cur
 under fog, fog strokes, the ids of the scene's images (one swapped in while shown), a token picture on
 the hidden token and the one under fog (its image and the keys of its framed squares), and (5x5) an NPC
 brought in but not yet in any PC's sight. Looked in: the JSON view, the events, the player's and the
-table's pages, both socket formats from the start, a replay of the running encounter, refusals naming
-the hidden character, and the OpenAPI document. And (issue 28) the player's own campaign trying to read
-the first one's images through every route that records an image: the commands API, the socket, the
-pages' form route and a forged import.
+table's pages, both socket formats from the start, the pages' sockets through a session of pushes
+decided from what changed (a roll, a pool, a whisper to another player), a replay of the running
+encounter, refusals naming the hidden character, and the OpenAPI document. And (issue 28) the player's
+own campaign trying to read the first one's images through every route that records an image: the
+commands API, the socket, the pages' form route and a forged import.
 """
 
 from __future__ import annotations
@@ -184,6 +185,35 @@ def _socket_text(server, table: Table, seat, **params) -> str:
     return "".join(seen)
 
 
+def _pushed_text(server, table: Table, seats: dict[str, tuple[Any, str]], changes) -> dict[str, str]:
+    """What the pages' sockets, open and up to date, are sent while the GM changes the table (`changes`,
+    run beside them): pushes decided from what changed, as a phone gets them through a session."""
+    seq = table.view(table.gm)["campaign"]["seq"]
+    seen: dict[str, list[str]] = {name: [] for name in seats}
+
+    async def listen(name: str, seat, page: str, ready: asyncio.Event) -> None:
+        async with _connect(server, table, seat, page=page, after=seq) as ws:
+            ready.set()
+            try:
+                while True:
+                    seen[name].append(await asyncio.wait_for(ws.recv(), 2.0))
+            except TimeoutError:
+                pass
+
+    async def scenario():
+        readies = [asyncio.Event() for _ in seats]
+        tasks = [
+            asyncio.create_task(listen(name, seat, page, ready))
+            for (name, (seat, page)), ready in zip(seats.items(), readies, strict=True)
+        ]
+        await asyncio.gather(*(ready.wait() for ready in readies))
+        await asyncio.to_thread(changes)
+        await asyncio.gather(*tasks)
+
+    run(scenario)
+    return {name: "".join(texts) for name, texts in seen.items()}
+
+
 @pytest.mark.parametrize("system", sorted(registry.systems()))
 def test_no_planted_secret_reaches_a_player_or_a_spectator(live_server, live_http, system: str):
     table = Table.create(live_http, system=system, dice="manual")
@@ -211,6 +241,19 @@ def test_no_planted_secret_reaches_a_player_or_a_spectator(live_server, live_htt
         channels[f"{name} replay page"] = live_http.get(
             f"/c/{table.id}/encounters/{encounter}", headers={**seat.auth, "Accept": "text/html"}
         ).text
+    ben = table.players["Ben"]
+
+    def session() -> None:  # a roll, the party's gold, and a whisper, while the pages are open
+        table.ok(table.gm, "generic.roll", expression="1d6", dice=[5], label="attack")
+        table.ok(table.gm, "generic.pool.create", name="Gold", value=3)
+        table.ok(table.gm, "generic.pool.adjust", pool="Gold", delta=-1)
+        table.ok(table.gm, "chat.say", text=f"{MARK}-pushed whisper", to=[ben.seat_id])
+        table.ok(table.gm, "generic.roll", expression="2d6", dice=[2, 6])
+
+    pushed = _pushed_text(
+        live_server, table, {"player": (ann, "player"), "spectator": (spectator, "table")}, session
+    )
+    channels.update({f"{name} html pushes": text for name, text in pushed.items()})
     secrets = [MARK, UNDER_FOG, STROKE, *planted["images"]]
     leaks = {
         where: sorted({text[i : i + 24] for i in _finds(text, [*secrets, *planted["picture keys"]])})
@@ -220,6 +263,8 @@ def test_no_planted_secret_reaches_a_player_or_a_spectator(live_server, live_htt
     assert not leaks, f"secrets reached players in {system}: {leaks}"
     # The control: the player's own character is there, so the scan is looking at real content.
     assert f"{MARK}Rook" in channels["player view"] and f"{MARK}Rook" in channels["player page"]
+    # ... and the pushes carried the session's changes (the pool's row, each roll's line).
+    assert all('id="pool-' in text and "attack" in text for text in pushed.values()), pushed
     # ... and the GM sees every secret planted for the players not to.
     gm_sees = json.dumps(table.view(table.gm)) + json.dumps(table.events(table.gm))
     assert all(secret in gm_sees for secret in secrets), [s for s in secrets if s not in gm_sees]
