@@ -47,7 +47,7 @@ def execute(fray: Fray, seat: SeatAuth, stages: Sequence[Stage]) -> CommandResul
                     made += new
                     decided += events
             events, new_state = commands.append(fray, conn, game, state, made, seat.seat_id)
-            conn.commit()
+            fray.db.commit(conn)
             fray.states.put(new_state)
             fray.states.remember(new_state.id, events)
             return CommandResult(new_state.seq, events, new_state, game)

@@ -172,7 +172,7 @@ def decide_and_append(
     if isinstance(roller, ManualRoller):
         roller.finish()
     events, new_state = append(fray, conn, game, state, new_events, seat.seat_id, command.command_id)
-    conn.commit()
+    fray.db.commit(conn)
     fray.states.put(new_state)  # this process's sockets are pushed from memory
     fray.states.remember(new_state.id, events)
     return CommandResult(new_state.seq, events, new_state, game)

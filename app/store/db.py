@@ -88,17 +88,29 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
+        driver = connection.connection.driver_connection
+        if driver.in_transaction:  # a kept writer's transaction, begun on the driver (`_begin_on_driver`)
+            return
         # Writes take the write lock up front, so a read-then-write never fails with SQLITE_BUSY.
         immediate = connection.get_execution_options().get("fray_write", False)
-        statement = "BEGIN IMMEDIATE" if immediate else "BEGIN"
-        # Straight to the driver: SQLAlchemy's execution path (events, a cursor result) cost as much as a
-        # command's INSERT. Errors are wrapped as that path would (a lock timeout is an OperationalError).
-        try:
-            connection.connection.driver_connection.execute(statement)
-        except sqlite3.Error as error:
-            raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
+        _begin_on_driver(driver, "BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def _begin_on_driver(driver: sqlite3.Connection, statement: str = "BEGIN IMMEDIATE") -> None:
+    """Straight to the driver: SQLAlchemy's execution path (events, a cursor result) cost as much as a
+    command's INSERT. Errors are wrapped as that path would (a lock timeout is an OperationalError)."""
+    try:
+        driver.execute(statement)
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(statement, None, error, sqlite3.Error) from error
+
+
+def sqlite_driver(connection: Connection) -> sqlite3.Connection:
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver
 
 
 CHECKPOINT_EVERY = 200  # writes of the kept writers between two checkpoints (SQLite's own: ~1,000 pages)
@@ -169,7 +181,10 @@ class Database:
         """`write` without the ORM: a connection in the same kind of transaction, for Core statements.
         `queue=False` skips PostgreSQL's advisory lock (a round trip) for a writer that reads nothing
         and lets the unique keys judge its insert. SQLite's writers, one at a time, share one connection
-        kept open: taking one from the pool and giving it back cost a tenth of a command."""
+        kept open: taking one from the pool and giving it back cost a tenth of a command. Its transaction
+        is begun and committed on the driver (`commit`), and a command's insert runs there too
+        (`log.insert_rows`): SQLAlchemy's transaction and statement machinery were a sixth of a command;
+        any statement that does go through SQLAlchemy joins the transaction (`_on_begin`)."""
         if not self.reads_inline:
             with self._writer.connect() as connection:
                 if campaign_id is not None and queue:
@@ -180,11 +195,16 @@ class Database:
         with self._one_writer:
             connection, self._kept = self._kept or self._connect_kept(), None
             try:
+                _begin_on_driver(sqlite_driver(connection))
+            except BaseException:
+                self._kept = connection
+                raise
+            try:
                 yield connection
-                connection.commit()
+                self.commit(connection)
             except BaseException:
                 try:
-                    connection.rollback()  # a refusal or a taken seq: the connection serves the next writer
+                    self._rollback(connection)  # a refusal or a taken seq: it serves the next writer
                 except BaseException:
                     connection.close()  # the next writer opens another
                     raise
@@ -192,6 +212,21 @@ class Database:
                 raise
             self._kept = connection
             self._written()
+
+    def commit(self, connection: Connection) -> None:
+        """Commit a write. A kept SQLite writer's transaction is begun on the driver, and SQLAlchemy knows
+        of it only if a statement went through SQLAlchemy: its commit, then the driver's for the rest."""
+        connection.commit()
+        if self.reads_inline:
+            driver = sqlite_driver(connection)
+            if driver.in_transaction:
+                driver.commit()
+
+    def _rollback(self, connection: Connection) -> None:
+        connection.rollback()
+        driver = sqlite_driver(connection)
+        if driver.in_transaction:
+            driver.rollback()
 
     def alone(self, session: Executor) -> None:
         """The caller's next statement is its whole write. On PostgreSQL, where nothing has begun yet, it
@@ -216,17 +251,16 @@ class Database:
         try:
             connection, self._kept_now = self._kept_now or self._connect_now(), None
             try:
-                connection.begin()
-            except DBAPIError as error:  # another process holds the write lock: wait in a thread
-                connection.rollback()
+                sqlite_driver(connection).execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:  # another process holds the write lock: wait in a thread
                 self._kept_now = connection
                 raise WouldWait from error
             try:
                 yield connection
-                connection.commit()
+                self.commit(connection)
             except BaseException:
                 try:
-                    connection.rollback()
+                    self._rollback(connection)
                 except BaseException:
                     connection.close()
                     raise
@@ -239,9 +273,8 @@ class Database:
 
     def _connect_now(self) -> Connection:
         connection = self._connect_kept()
-        driver = connection.connection.driver_connection
-        assert driver is not None
-        driver.execute("PRAGMA busy_timeout=0")  # SQLITE_BUSY at once, not after up to 30 s
+        # SQLITE_BUSY at once, not after up to 30 s
+        sqlite_driver(connection).execute("PRAGMA busy_timeout=0")
         return connection
 
     def _connect_kept(self) -> Connection:
@@ -249,9 +282,7 @@ class Database:
         automatic checkpoint runs inside a commit, syncs to disk (about 15 ms here, one commit in 250),
         and would hold the write lock meanwhile. `_written` hands checkpoints to a worker thread."""
         connection = self._writer.connect()
-        driver = connection.connection.driver_connection
-        assert driver is not None
-        driver.execute("PRAGMA wal_autocheckpoint=0")
+        sqlite_driver(connection).execute("PRAGMA wal_autocheckpoint=0")
         return connection
 
     def _written(self) -> None:

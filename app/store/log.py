@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -12,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.rules.events import current_version
 from app.rules.system import Event, NewEvent
-from app.store.db import Executor
+from app.store.db import Executor, sqlite_driver
 from app.store.models import EventRow, table_of, utcnow
 
 T = table_of(EventRow)  # Core statements: the log is hot, the ORM adds nothing here.
@@ -148,13 +149,21 @@ def insert_rows(session: Executor, rows: list[dict[str, Any]]) -> None:
     try:
         if len(rows) == 1 and isinstance(session, Connection):
             one_row = _one_row(session.dialect)
-            session.exec_driver_sql(one_row.sql, one_row.parameters(rows[0]))
+            # A kept SQLite writer's transaction is begun on the driver (`Database.write_core`): the
+            # insert goes there too, without SQLAlchemy's execution path (a tenth of a command's time).
+            driver = sqlite_driver(session) if session.dialect.name == "sqlite" else None
+            if driver is not None and driver.in_transaction:
+                driver.execute(one_row.sql, one_row.parameters(rows[0]))
+            else:
+                session.exec_driver_sql(one_row.sql, one_row.parameters(rows[0]))
         elif len(rows) == 1:
             session.execute(_INSERT, rows[0])
         else:
             session.execute(_INSERT.values(rows))  # one multi-row statement, not executemany
     except IntegrityError as error:
         raise SeqTaken(str(error.orig)) from None
+    except sqlite3.IntegrityError as error:
+        raise SeqTaken(str(error)) from None
 
 
 def after(

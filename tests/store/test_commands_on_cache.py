@@ -167,6 +167,23 @@ def _statements(fray: Fray, payload: dict, seat: SeatAuth) -> list[tuple[str, bo
         in_transaction = not driver.autocommit if _postgres(fray) else True
         statements.append((statement.split()[0].upper(), in_transaction))
 
+    if not _postgres(fray):
+        # SQLite's kept writer runs its begin, insert and commit on the driver, past SQLAlchemy's events
+        # (app/store/db.py): the driver's own trace sees every statement, and whether it ran in the
+        # transaction (BEGIN and COMMIT themselves are left out, as on PostgreSQL's event).
+        driver = fray.db._kept.connection.driver_connection  # the kept writer
+
+        def traced(statement: str) -> None:
+            verb = statement.split()[0].upper()
+            if verb not in ("BEGIN", "COMMIT"):
+                statements.append((verb, driver.in_transaction))
+
+        driver.set_trace_callback(traced)
+        try:
+            commands.execute(fray, seat, payload)
+        finally:
+            driver.set_trace_callback(None)
+        return statements
     event.listen(fray.db.engine, "before_cursor_execute", seen)
     try:
         commands.execute(fray, seat, payload)
