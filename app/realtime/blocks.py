@@ -221,7 +221,6 @@ class Previous:
 
 
 _CONTEXT_NAMES: dict[frozenset[str], frozenset[str]] = {}
-_NO_VIEW: dict[str, Any] = {}
 
 
 class Reads:
@@ -382,10 +381,6 @@ class BlockMemo:
         while len(kept) > KEEP_PER_BLOCK:
             kept.popitem(last=False)
         return keys, html
-
-    def lines_of(self, log: Any, draw: Callable[[], list[str]]) -> list[str]:
-        """`lines` for a log alone, without a view's context (app/realtime/decided.py)."""
-        return self.lines(Fingerprints({"v": _NO_VIEW, "log": log}, self._known, self._lasting), draw)
 
     def lines(self, prints: Fingerprints, draw: Callable[[], list[str]]) -> list[str]:
         """The log's lines as drawn, once per distinct log."""

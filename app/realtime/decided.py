@@ -196,9 +196,9 @@ class Decided:
         """The log's lines as drawn, one list for the viewers of this push who see the same log."""
         hit = self._lines.get(id(entries))
         if hit is None or hit[0] is not entries:
-            draw = partial(render.log_lines_of, entries)
-            # The entries kept with their lines: their id stays theirs for the push.
-            hit = self._lines[id(entries)] = (entries, self.memo.lines_of(entries, draw))
+            # The entries kept with their lines: their id stays theirs for the push. Each line is found
+            # by its entry's identity (`render.log_lines_of`): no digest of the log is needed to find them.
+            hit = self._lines[id(entries)] = (entries, render.log_lines_of(entries))
         return hit[1]
 
     def page(

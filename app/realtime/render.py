@@ -15,9 +15,10 @@ from jinja2_fragments import render_block
 from markupsafe import Markup
 
 from app.realtime.blocks import BlockMemo
-from app.realtime.digests import ByIdentity, digest
+from app.realtime.digests import ByIdentity
 from app.realtime.environment import make_env
 from app.realtime.log import log_entries
+from app.realtime.log_html import log_entry
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
@@ -53,30 +54,31 @@ OOB = Markup(' hx-swap-oob="morph"')
 
 ENV = make_env()
 LOG_LINES_KEPT = 4096
-_log_lines: dict[tuple[bytes, bool], Markup] = {}
 
 
-_lines_by_entry: dict[tuple[int, bool], tuple[dict[str, Any], Markup]] = {}
+# Each entry's line by the entry's identity: the line, and the same line as a plain str (one object push
+# after push, so a page's lines compare by identity).
+_lines_by_entry: dict[tuple[int, bool], tuple[dict[str, Any], Markup, str]] = {}
 
 
 def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
     """One line of the log as drawn. A line never changes once written (an undo is a new line and a
     changed flag), so each is drawn once per process and a push draws only the new one. The log's
-    entries are shared dicts (`log.log_entries`), found here by identity before by content."""
+    entries are shared dicts (`log.log_entries`), found here by identity."""
     mine = _lines_by_entry.get((id(entry), show_by))
     if mine is not None and mine[0] is entry:
         return mine[1]
-    key = (digest(entry), show_by)
-    line = _log_lines.get(key)
-    if line is None:
-        if len(_log_lines) >= LOG_LINES_KEPT:
-            _log_lines.clear()
-        ui: Any = ENV.globals["ui"]  # the macros of partials/ui.html
-        line = _log_lines[key] = Markup(ui.log_entry(entry, show_by))
+    return _drawn_line(entry, show_by)[1]
+
+
+def _drawn_line(entry: dict[str, Any], show_by: bool) -> tuple[dict[str, Any], Markup, str]:
+    # Drawn in Python (app/realtime/log_html.py): drawing is cheaper than a digest of the entry would be.
+    line = log_entry(entry, show_by)
     if len(_lines_by_entry) >= LOG_LINES_KEPT:
         _lines_by_entry.clear()
-    _lines_by_entry[(id(entry), show_by)] = (entry, line)  # the entry kept alive: its id stays its own
-    return line
+    # The entry kept alive: its id stays its own.
+    drawn = _lines_by_entry[(id(entry), show_by)] = (entry, line, str(line))
+    return drawn
 
 
 def log_lines(entries: list[dict[str, Any]], show_by: bool = True) -> Markup:
@@ -275,7 +277,14 @@ def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[st
 
 
 def log_lines_of(entries: list[dict[str, Any]]) -> list[str]:
-    return [str(log_line(e)) for e in entries]
+    """Each entry's line as a str, the very object of the last push for an entry drawn before: a push
+    looks forty entries up by identity, and compares the lines it sends with those a page holds by
+    identity too (`Push.log_append`)."""
+    kept, lines = _lines_by_entry, []
+    for entry in entries:
+        mine = kept.get((id(entry), True))
+        lines.append(mine[2] if mine is not None and mine[0] is entry else _drawn_line(entry, True)[2])
+    return lines
 
 
 def log_append(old: list[str], new: list[str]) -> str | None:

@@ -30,10 +30,11 @@ def test_an_undone_line_or_a_log_with_nothing_new_sends_the_whole_block():
     assert log_append(_lines(3, 2, 1), _lines(9, 8)) is None  # the page is too far behind to patch
 
 
-def test_a_log_line_is_drawn_once_and_drawn_anew_when_anything_in_it_changes():
+def test_a_log_line_is_drawn_once_for_its_entry_and_drawn_anew_when_anything_in_it_changes():
     entry = {"seq": 7, "text": "Ann rolled 9", "by": "Ann", "undone": False, "secret": False, "rolls": []}
     first = log_line(entry)
-    assert log_line(dict(entry)) is first  # the same line, from the cache
+    assert log_line(entry) is first  # the same entry (a push's are shared dicts): the same line, kept
+    assert log_line(dict(entry)) == first  # a copy is drawn again, alike
     struck = log_line({**entry, "undone": True})
     assert "undone" in struck and "undone" not in first
     assert 'class="by"' not in log_line(entry, show_by=False)
