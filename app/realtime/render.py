@@ -18,8 +18,8 @@ from app.realtime.blocks import BlockMemo
 from app.realtime.digests import ByIdentity
 from app.realtime.environment import make_env
 from app.realtime.log import log_entries
-from app.realtime.log_html import log_entry
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
+from app.realtime.rows import log_entry, pool_row
 from app.realtime.sources import mentions, names_read
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
@@ -72,7 +72,7 @@ def log_line(entry: dict[str, Any], show_by: bool = True) -> Markup:
 
 
 def _drawn_line(entry: dict[str, Any], show_by: bool) -> tuple[dict[str, Any], Markup, str]:
-    # Drawn in Python (app/realtime/log_html.py): drawing is cheaper than a digest of the entry would be.
+    # Drawn in Python (app/realtime/rows.py): drawing is cheaper than a digest of the entry would be.
     line = log_entry(entry, show_by)
     if len(_lines_by_entry) >= LOG_LINES_KEPT:
         _lines_by_entry.clear()
@@ -89,6 +89,7 @@ def log_lines(entries: list[dict[str, Any]], show_by: bool = True) -> Markup:
 
 ENV.globals["log_line"] = log_line  # before the macros below are loaded: they see the globals of then
 ENV.globals["log_lines"] = log_lines
+ENV.globals["pool_row"] = pool_row
 # The UI macros, importable from every block (blocks render alone, without the page's imports).
 ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
 ENV.globals["wallui"] = ENV.get_template("partials/walls.html").module  # before the map: it draws walls
