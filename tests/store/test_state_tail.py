@@ -20,6 +20,15 @@ def test_the_tail_gives_every_event_after_a_seq_when_it_holds_them_all():
     assert cache.tail_after("other", 0, 1) is None
 
 
+def test_the_tail_gives_exactly_the_events_between_two_seqs():
+    cache = StateCache()
+    cache.remember("c", _events(*range(5, 15)))
+    assert [e.seq for e in cache.tail_after("c", 7, 10)] == [8, 9, 10]  # not the newer ones
+    assert [e.seq for e in cache.tail_after("c", 4, 5)] == [5]
+    assert [e.seq for e in cache.tail_after("c", 13, 14)] == [14]
+    assert cache.tail_after("c", 14, 14) == []
+
+
 def test_a_gap_starts_the_tail_again_so_it_never_skips_an_event():
     cache = StateCache()
     cache.remember("c", _events(1, 2))
