@@ -19,7 +19,7 @@ from jinja2 import Environment
 
 from app.realtime.digests import Lasting, digest
 from app.realtime.sources import CONSTANT, EVERY_NAME, names_read
-from app.realtime.tracked import Tracked
+from app.realtime.tracked import tracking
 
 # Renders kept per block: a room's distinct views of its latest states (a block of each phone's own, at a
 # table of 200 seats, is 200 renders a state).
@@ -363,7 +363,7 @@ class BlockMemo:
             if hit is not None and hit[0] == keys:
                 kept.move_to_end(found)
                 return hit
-        tracked = Tracked(prints.view)
+        tracked = tracking(prints.view)
         html = draw({**prints.context, "v": tracked})
         self.renders += 1
         keys = tuple(sorted(tracked.read))

@@ -26,6 +26,7 @@ from jinja2_fragments import render_block
 from app.realtime import render
 from app.realtime.blocks import BlockMemo
 from app.realtime.sources import EVERY_NAME, names_read
+from app.realtime.tracked import NotInView
 from app.rules.campaign.state import CampaignState
 from app.rules.contract.deciders import Decider, decider, gm_or_not, nobody, role_and_characters, whole_viewer
 from app.rules.contract.frozen import kept
@@ -119,6 +120,7 @@ class Slot(NamedTuple):
     own: bool  # it read a key decided by the viewer alone (or by nothing): drawn for the viewer
     redrawn: bool  # a shared key it read moved, or a key nothing decides: not as held
     compare: tuple[str, ...]  # the viewer's own keys it read that moved: as held if each is as it was
+    part: tuple[str, ...] | None  # the view's keys it read, when it read no other name but plain ones
 
 
 def decisions_of(game: Game, state: CampaignState, viewer: Viewer) -> dict[str, Hashable]:
@@ -133,6 +135,7 @@ class Decided:
     def __init__(self, game: Game, old: CampaignState, new: CampaignState, memo: BlockMemo) -> None:
         assert game.deciders is not None
         self.check = os.environ.get("FRAY_CHECK_PUSH") == "1"  # see the module's docstring
+        self.game = game
         self.old_seq = old.seq
         self.state = new
         self.memo = memo
@@ -190,7 +193,10 @@ class Decided:
         # held unless a key decided by the viewer's own objects is not what it was.
         redrawn = any(name not in deciders or (name in moved and not deciders[name].alone) for name in reads)
         compare = tuple(name for name in own if name in deciders and name in moved)
-        return Slot(template, block, out, reads, shared, bool(own), redrawn, compare)
+        keys = tuple(name for name in reads if not name.startswith("$"))
+        plain = all(name[1:] in render.PLAIN_NAMES for name in reads if name.startswith("$"))
+        part = keys if plain and UNKNOWN not in reads else None
+        return Slot(template, block, out, reads, shared, bool(own), redrawn, compare, part)
 
     def lines(self, entries: Any) -> list[str]:
         """The log's lines as drawn, one list for the viewers of this push who see the same log."""
@@ -248,9 +254,22 @@ class Decided:
         html = self._drawn.get(alike)
         if html is None:
             template, block = slot.template, slot.block
-            ctx = render.live_context(page, context_of())
             draw = partial(render_block, render.ENV, template, block)
-            html = self.memo.render(render.ENV, template, block, self.memo.prints(ctx), draw)
+            # From the part of the view it reads when it can be (the first phone of a push would build its
+            # whole view for a pools card), else, or when it reads more this time, from the whole view.
+            ctx = (
+                None
+                if slot.part is None
+                else render.part_context(self.game, self.state, viewer, page, slot.part)
+            )
+            if ctx is not None:
+                try:
+                    html = self.memo.render(render.ENV, template, block, self.memo.prints(ctx), draw)
+                except NotInView:
+                    html = None
+            if html is None:
+                ctx = render.live_context(page, context_of())
+                html = self.memo.render(render.ENV, template, block, self.memo.prints(ctx), draw)
             # Kept under what it read as known now: a render that read a key no earlier render of the
             # block had read is found only by viewers decided alike for that key too.
             known = self._slot(template, block, slot.out, self.reads(template, block)[0])

@@ -21,6 +21,7 @@ from app.realtime.log import log_entries
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.rows import log_entry, pool_row
 from app.realtime.sources import mentions, names_read
+from app.realtime.tracked import PartView
 from app.resources import ROOT
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
@@ -364,13 +365,39 @@ def page_context(
         "people": others if shared else (people(view) if player else None),
         "mine": own_sheets(view, own) if player else None,
         "others": len(participants) - len(own),  # at the table, not mine
+        **_plain_names(game, state, page),
+        **extra,
+    }
+
+
+def _plain_names(game: Game, state: CampaignState, page: str) -> dict[str, Any]:
+    """A page context's names that are the campaign's alone, the same for every viewer."""
+    return {
         "page": page,
         "system": game.key,
         "seq": state.seq,
         "campaign_id": state.id,
         "manual": state.dice_mode == "manual",
-        **extra,
     }
+
+
+# The names of a page's context a block may read and still be drawn from a part of its view
+# (`part_context`): the campaign's, and those `live_context` adds.
+PLAIN_NAMES = frozenset(
+    {"page", "system", "seq", "campaign_id", "manual", "oob", "system_template", "board_template"}
+)
+
+
+def part_context(
+    game: Game, state: CampaignState, viewer: Viewer, page: str, keys: tuple[str, ...]
+) -> dict[str, Any] | None:
+    """A live block's context when it reads only these keys of the view and the plain names: the view's
+    part that makes those keys (`Game.view_parts`), not the whole view, the log and the sheets. Reading
+    anything else of it raises NotInView (app/realtime/tracked.py). None: the part cannot be built alone."""
+    view = game.view_parts(state, viewer, keys)
+    if view is None:
+        return None
+    return live_context(page, {"v": PartView(pages_view(view)), **_plain_names(game, state, page)})
 
 
 def seq_marker(seq: int) -> str:

@@ -52,3 +52,38 @@ class Tracked(dict):
     def values(self):
         self._all()
         return super().values()
+
+
+class NotInView(Exception):
+    """A block read a key its part of the view was not built with: draw it from the whole view."""
+
+
+class PartView(dict):
+    """Some keys of a view, built alone (`Game.view_parts`): a block drawn from it may read only those."""
+
+
+class StrictTracked(Tracked):
+    """A tracked part of a view: reading a key it lacks, or all of it, raises NotInView rather than find
+    nothing where the whole view has something (app/realtime/decided.py then draws from the whole view)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key: str) -> Any:
+        if not super().__contains__(key):
+            raise NotInView(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key]
+
+    def __contains__(self, key: object) -> bool:
+        self[str(key)]
+        return True
+
+    def _all(self) -> None:
+        raise NotInView("*")
+
+
+def tracking(view: dict[str, Any]) -> Tracked:
+    """A view that notes what is read of it: strictly, for a part of one."""
+    return StrictTracked(view) if isinstance(view, PartView) else Tracked(view)

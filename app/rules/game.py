@@ -120,6 +120,8 @@ class Game:
         sight_reads = attrgetter(*sorted(self.sight.looks_at)) if self.sight else None
         self._sight_reads = lambda state: sight_reads(state) if sight_reads else ()
         self.deciders = self._deciders()
+        # Every part that made each top-level key of a view built here (`_view`), for `view_parts`.
+        self._made_by: dict[str, tuple[SystemPart, ...]] = {}
 
     @property
     def key(self) -> str:
@@ -348,7 +350,7 @@ class Game:
         table, so each entry knows its state by a weak reference.
         """
         kept = kept_table(state, _VIEWS, VIEWS_KEPT)
-        key = (self, viewer.role, viewer.seat_id, viewer.participants, scene)  # what `viewer.key` names
+        key = self._view_key(viewer, scene)
         hit = kept.get(key)
         if hit is not None and hit[0]() is state:
             return hit[1]  # type: ignore[no-any-return]  # what this method stored
@@ -357,9 +359,25 @@ class Game:
         return out
 
     def _view(self, state: CampaignState, viewer: Viewer, scene: str | None) -> dict[str, Any]:
+        out = self._parts_view(state, viewer, scene, self.parts, self._made_by)
+        out["options"] = [_dumped(o) for o in self.options(state, viewer)]
+        if viewer.is_gm and self.system.settings_model is not None:
+            out["rulings"] = rulings(self.system.settings_model, state.settings)
+        return out
+
+    def _parts_view(
+        self,
+        state: CampaignState,
+        viewer: Viewer,
+        scene: str | None,
+        parts: Iterable[SystemPart],
+        made_by: dict[str, tuple[SystemPart, ...]] | None = None,
+    ) -> dict[str, Any]:
+        """The view's keys that these parts make, each part over the ones before it as in the whole view.
+        `made_by` learns which parts made each key."""
         seen = self.as_seen_by(state, viewer)
         out: dict[str, Any] = {}
-        for part in self.parts:  # in layer order: the order of the view's keys is part of its contract
+        for part in parts:  # in layer order: the order of the view's keys is part of its contract
             if part.view is None:
                 continue
             shown = part.view(ViewRequest(state if part is self.system else seen, viewer, scene))
@@ -367,10 +385,35 @@ class Game:
                 out.update(shown)
             else:
                 out[part.view_key] = shown
-        out["options"] = [_dumped(o) for o in self.options(state, viewer)]
-        if viewer.is_gm and self.system.settings_model is not None:
-            out["rulings"] = rulings(self.system.settings_model, state.settings)
+            if made_by is not None:
+                for key in shown if part.view_key is None else (part.view_key,):
+                    found = made_by.get(key, ())
+                    if part not in found:
+                        made_by[key] = (*found, part)
         return out
+
+    def view_parts(self, state: CampaignState, viewer: Viewer, keys: Iterable[str]) -> dict[str, Any] | None:
+        """Only these keys of `view` (players' scene), built from only the parts that make them: a page's
+        block that reads the pools needs no map, sheets or seats. The value of each key is the whole
+        view's: every part that ever made the key here is asked, in the view's order. None when a key was
+        never seen made (no whole view of this game was built in this process yet) or is the buttons'
+        (`options`, `rulings`): build the whole view then. A key the parts do not make for this viewer is
+        left out, as the whole view leaves it out."""
+        wanted = tuple(keys)
+        built = kept_table(state, _VIEWS, VIEWS_KEPT).get(self._view_key(viewer, None))
+        if built is not None and built[0]() is state:  # the whole view is here already
+            return {key: built[1][key] for key in wanted if key in built[1]}
+        asked: set[int] = set()  # the parts, by identity (a part is a dataclass: equal is not the same)
+        for key in wanted:
+            found = self._made_by.get(key)
+            if found is None:
+                return None
+            asked.update(id(part) for part in found)
+        out = self._parts_view(state, viewer, None, [part for part in self.parts if id(part) in asked])
+        return {key: out[key] for key in wanted if key in out}
+
+    def _view_key(self, viewer: Viewer, scene: str | None) -> tuple[Any, ...]:
+        return (self, viewer.role, viewer.seat_id, viewer.participants, scene)  # what `viewer.key` names
 
     def visible(
         self,

@@ -8,11 +8,12 @@ import dataclasses
 import pytest
 
 from app.demo import _with_seats
-from app.realtime import decided
+from app.realtime import decided, render
 from app.realtime.conn import Conn
 from app.realtime.hub import Hub, Room
 from app.rules import registry
 from app.rules.contract.deciders import TABLE_FIELDS
+from app.rules.game import Game
 from tests.helpers import Table
 from tests.live.test_push_cost import _push, _room, _Socket, _table, _views_built
 
@@ -114,20 +115,20 @@ def test_every_step_of_a_games_demo_is_decided_as_its_pages_draw_it(client, syst
 @pytest.mark.parametrize("system", ["trinity", "tote", "triptycho", "fivebyfive"])
 def test_a_roll_or_a_pool_change_in_a_game_builds_no_pages_view(client, system, monkeypatch):
     """Most of a session's pushes are rolls and pool changes: they leave a game's sheets, fight and
-    buttons as every page holds them, so a push decides each page from what changed and builds no
-    player's view but one for the pools card when it moved (the GM's is built for its undo button)."""
+    buttons as every page holds them, so a push decides each page from what changed and builds no page's
+    whole view: the pools card and the GM's undo button are drawn from the parts of the view they read."""
     table, room, sockets = _demo_room(client, system)
     table.ok(table.gm, "generic.pool.create", name="Grit", value=2)
     _push(room)
     built = _views_built(monkeypatch)
     for command, fields, views in (
-        ("generic.roll", {"expression": "2d6"}, 1),
-        ("generic.pool.adjust", {"pool": "Grit", "delta": -1}, 2),
+        ("generic.roll", {"expression": "2d6"}, 0),
+        ("generic.pool.adjust", {"pool": "Grit", "delta": -1}, 0),
     ):
         built.clear()
         table.ok(table.gm, command, **fields)
         _push(room)
-        assert len(built) <= views, (command, built)
+        assert len(built) == views, (command, built)
         assert all(socket.got[-1].count('data-seq="') >= 1 for socket in sockets), command
 
 
@@ -160,3 +161,58 @@ def test_a_pool_change_at_a_5x5_table_works_out_no_ones_fog_of_war_again(client,
     assert len(looked) == 1
     party = conceals(state, viewers[0])
     assert party and found == [party - v.participants for v in viewers]
+
+
+@pytest.mark.parametrize("system", ["generic", "trinity", "tote", "triptycho", "fivebyfive"])
+def test_a_key_of_the_view_built_from_its_parts_alone_is_the_whole_views(client, system):
+    """`Game.view_parts`, what a shared block is drawn from: for the GM and every player of a game's
+    demo table (Triptycho's and 5x5's sight hiding characters), every key but the buttons' is the whole
+    view's, built from only the parts that make it."""
+    table, _, _ = _demo_room(client, system)
+    game = registry.game(system)
+    state = client.app.state.fray.states.get(table.id)
+    viewers = [state.viewer_for(seat.id, seat.role) for seat in state.seats if seat.role in ("gm", "player")]
+    assert len(viewers) >= 3
+    for viewer in viewers:
+        whole = game.view(state, viewer)
+        alone = state.model_copy()  # no whole view kept on it: the parts are asked
+        for key in set(whole) - {"options", "rulings"}:
+            assert game.view_parts(alone, viewer, [key]) == {key: whole[key]}, (viewer.key, key)
+        assert game.view_parts(alone, viewer, ["pools", "options"]) is None  # the buttons: the whole view
+        assert game.view_parts(alone, viewer, ["no such key"]) is None
+
+
+def test_a_games_view_parts_are_unknown_until_a_whole_view_was_built(client):
+    table, _phones = _table(client)
+    state = client.app.state.fray.states.get(table.id)
+    viewer = state.viewer_for(table.gm.seat_id, "gm")
+    fresh = Game(registry.game("generic").system)
+    assert fresh.view_parts(state, viewer, ["pools"]) is None
+    whole = fresh.view(state, viewer)
+    assert fresh.view_parts(state.model_copy(), viewer, ["pools", "tracks"]) == {
+        "pools": whole["pools"],
+        "tracks": whole["tracks"],
+    }
+
+
+def test_a_block_that_reads_more_than_its_part_is_drawn_from_the_whole_view(client, monkeypatch):
+    """A render may read a key no render of its block read before (a branch of its template first
+    taken): from a part of the view that lacks it, it is drawn again from the whole view, not left out."""
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones[:3])
+    _push(room)
+    table.ok(table.gm, "generic.roll", expression="1d6")
+    _push(room)
+    parted: list[tuple[str, ...]] = []
+    part_context = render.part_context
+
+    def without_the_keys(game, state, viewer, page, keys):
+        parted.append(keys)
+        return part_context(game, state, viewer, page, ("campaign",))  # a part that lacks what it reads
+
+    monkeypatch.setattr(render, "part_context", without_the_keys)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    assert parted and all("pools" in keys for keys in parted)
+    assert not decided.MISMATCHES
+    assert all('id="pool-' in socket.got[-1] and "Gold" in socket.got[-1] for socket in sockets.values())
