@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable, Iterable, Mapping
 from operator import attrgetter
 from typing import Any, Literal, get_args, get_origin
@@ -122,6 +123,7 @@ class Game:
         self.deciders = self._deciders()
         # Every part that made each top-level key of a view built here (`_view`), for `view_parts`.
         self._made_by: dict[str, tuple[SystemPart, ...]] = {}
+        self._learning = threading.Lock()
 
     @property
     def key(self) -> str:
@@ -387,10 +389,17 @@ class Game:
                 out[part.view_key] = shown
             if made_by is not None:
                 for key in shown if part.view_key is None else (part.view_key,):
-                    found = made_by.get(key, ())
-                    if part not in found:
-                        made_by[key] = (*found, part)
+                    if not any(known is part for known in made_by.get(key, ())):
+                        self._learn(made_by, key, part)
         return out
+
+    def _learn(self, made_by: dict[str, tuple[SystemPart, ...]], key: str, part: SystemPart) -> None:
+        """Note that `part` makes `key`. Views are built in worker threads too: a part left out of a key's
+        parts would give a viewer another part's value for it, so additions are made one at a time."""
+        with self._learning:
+            found = made_by.get(key, ())
+            if not any(known is part for known in found):
+                made_by[key] = (*found, part)
 
     def view_parts(self, state: CampaignState, viewer: Viewer, keys: Iterable[str]) -> dict[str, Any] | None:
         """Only these keys of `view` (players' scene), built from only the parts that make them: a page's
