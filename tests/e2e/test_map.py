@@ -39,10 +39,17 @@ def touches(page: Page, *strokes: list[tuple[float, float]]) -> None:
     """Fingers on the screen, each following its list of points together (Chrome's touch input)."""
     cdp = page.context.new_cdp_session(page)
     steps = len(strokes[0])
+    points: list[dict] = []
     for i in range(steps):
         points = [{"x": s[i][0], "y": s[i][1], "id": n} for n, s in enumerate(strokes)]
         kind = "touchStart" if i == 0 else "touchMove"
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+    if any(s[0] != s[-1] for s in strokes):
+        # A finger that dragged rests before it lifts, as a person's does. Lifted at the speed of events
+        # sent back to back, Chrome takes it for a fling and swallows the next tap, the one that would
+        # stop the fling (a Save tapped right after framing a picture did nothing, now and then).
+        page.wait_for_timeout(150)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": points})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
