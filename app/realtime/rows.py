@@ -44,7 +44,7 @@ def dice_faces(roll: dict[str, Any] | None) -> str:
             dropped = "" if i < len(kept) and kept[i] else " dropped"
             value = escape(values[i]) if i < len(values) else ""
             dice.append(f'<span class="die d{sides}{dropped}">{value}</span>')
-    modifier = roll.get("modifier") if roll else None
+    modifier = roll.get("modifier") if roll else None  # roll is one here: `terms` came from it
     if modifier:
         dice.append(f'<span class="mod">{modifier:+d}</span>')
     return f'<span class="dice" aria-label="dice {faces}">\n{"".join(dice)}</span>\n'

@@ -402,7 +402,8 @@ class Game:
                 made_by[key] = (*found, part)
 
     def view_parts(self, state: CampaignState, viewer: Viewer, keys: Iterable[str]) -> dict[str, Any] | None:
-        """Only these keys of `view` (players' scene), built from only the parts that make them: a page's
+        """Only these keys of `view` (with no scene asked for, as the pages ask), built from only the parts
+        that make them: a page's
         block that reads the pools needs no map, sheets or seats. The value of each key is the whole
         view's: every part that ever made the key here is asked, in the view's order. None when a key was
         never seen made (no whole view of this game was built in this process yet) or is the buttons'

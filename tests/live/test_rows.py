@@ -109,3 +109,41 @@ def test_the_pages_draw_pools_with_it():
     assert ENV.globals["pool_row"] is pool_row
     drawn = ENV.from_string("{% for p in pools %}{{ pool_row(p) }}{% endfor %}").render(pools=[_pool()])
     assert drawn == pool_row(_pool())
+
+
+def _forms(html: str) -> list[dict]:
+    """Each form's own attributes and the tags inside it that every command form carries."""
+    from html.parser import HTMLParser
+
+    forms: list[dict] = []
+    open_form: list[bool] = [False]
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found = dict(attrs)
+            if tag == "form":
+                forms.append({"form": found, "inside": []})
+                open_form[0] = True
+            elif open_form[0] and (tag == "output" or found.get("name") == "type"):
+                forms[-1]["inside"].append((tag, found))
+
+        def handle_endtag(self, tag):
+            if tag == "form":
+                open_form[0] = False
+
+    Reader().feed(html)
+    return forms
+
+
+def test_a_pool_steps_form_is_a_command_form_as_the_macro_draws_one():
+    """`rows._step` writes `ui.command_form`'s markup in Python: the same attributes on the form (htmx's
+    post, target, swap and queue), the command's type and the message output, so the two cannot drift."""
+    from app.realtime.render import ENV
+
+    macro = ENV.from_string(
+        '{% call ui.command_form("generic.pool.adjust", cls="step", label="Take one from Gold") %}'
+        "{% endcall %}"
+    ).render()
+    (drawn,) = _forms(macro)
+    step = _forms(pool_row(_pool()))[0]
+    assert step == drawn
