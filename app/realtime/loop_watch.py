@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
-
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 TICK = 0.01
 LINGER = 0.05  # ticks go on this long after the last wake-up: a command and its push are over by then
@@ -69,18 +66,3 @@ class LoopWatch:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-
-
-class WakeOnTraffic:
-    """ASGI middleware: each request, and each socket as it connects, wakes the loop watch (the socket's
-    messages wake it where they are read: app/web/live.py). It hands back the app's own coroutine rather
-    than awaiting it in one of its own, so an open socket keeps no frame of it alive: a wrapper that
-    awaited cost 2.6 KB of memory a socket."""
-
-    def __init__(self, app: ASGIApp, watch: LoopWatch):
-        self.app = app
-        self.watch = watch
-
-    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
-        self.watch.wake()
-        return self.app(scope, receive, send)

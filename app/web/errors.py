@@ -9,7 +9,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.realtime.render import render_template
 from app.rules.errors import RuleError
@@ -46,40 +45,6 @@ def respond(
 
 
 SERVER_ERROR = "Something went wrong on the server; nothing was changed."
-
-
-class ServerErrors:
-    """A bug answers 500 with a sentence and the connection lives on.
-
-    Starlette's outermost middleware sends the 500 and then raises the error again, for the server to
-    log, and the server then drops the client's connection. Caught here, inside it, the error is logged
-    once, answered, and not raised again. A response already under way cannot be taken back: that one
-    still raises. Added last (outside our other middleware), so their own answers, such as the body
-    limit's 413, come first.
-    """
-
-    def __init__(self, app: ASGIApp):
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = False
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, receive, watched)
-        except Exception:
-            if started:
-                raise
-            request = Request(scope)
-            logger.exception("unexpected error on %s %s", request.method, request.url.path)
-            await respond(request, 500, SERVER_ERROR)(scope, receive, send)
 
 
 def install(app: FastAPI) -> None:

@@ -1,4 +1,4 @@
-"""ASGI middleware: browser writes must come from our own pages, and every reply carries safe headers.
+"""Browser writes must come from our own pages, and every reply carries safe headers.
 
 A cookie is sent with any request a browser makes to this site, even one a foreign page triggers, so a
 write that is not bearer-authenticated must show it comes from our own pages: a same-site `Origin`, or
@@ -8,11 +8,10 @@ nor browser headers (a bot creating a campaign) is let through.
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import urlsplit
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 HEADERS = [
@@ -65,39 +64,3 @@ def cross_site(scope: Scope, public_url: str | None) -> str | None:
     if "fray_" in (_header(scope, b"cookie") or ""):
         return "A browser's change must say where it comes from (Origin): reload the page and try again."
     return None
-
-
-class BrowserGuard:
-    def __init__(self, app: ASGIApp, public_url: str | None = None):
-        self.app = app
-        self.public_url = public_url
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        status, refusal = 403, cross_site(scope, self.public_url)
-        if bad_path(scope):
-            status, refusal = 422, "That address holds a control character, so it names nothing here."
-        if refusal is not None:
-            body = json.dumps({"detail": refusal}).encode()
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": status,
-                    "headers": [
-                        (b"content-type", b"application/json"),
-                        (b"content-length", str(len(body)).encode()),
-                        *HEADERS,
-                    ],
-                }
-            )
-            await send({"type": "http.response.body", "body": body})
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS]
-            await send(message)
-
-        await self.app(scope, receive, with_headers)

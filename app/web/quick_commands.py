@@ -16,11 +16,13 @@ It takes only what it can answer exactly as the routes would, and both routes th
   (`application/x-www-form-urlencoded`); a multipart form goes on to the route.
 
 What a command itself refuses (the seat, the rate, the rules) is answered by the app's own exception
-handlers, as on the routes.
+handlers, as on the routes. It sits outside the app's gzip (a layer a command paid 35 µs to pass) and
+compresses its own replies as that layer does.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -33,6 +35,11 @@ from app.services.auth import SeatAuth
 from app.web.api.campaigns import command_reply
 from app.web.deps import get_fray, required_seat
 from app.web.pages import form_command
+
+# Level 5, not Starlette's 9: on a GM's reply listing 300 walls (33 KB of JSON), 9 took 1.8 ms to save
+# 3 % of the bytes that 5 makes in 0.5 ms; every command and page pays it.
+GZIP_LEVEL = 5
+GZIP_MINIMUM = 500  # bytes: a smaller reply is sent as it is
 
 JSON = b"application/json"
 FORM = b"application/x-www-form-urlencoded"
@@ -59,7 +66,7 @@ def _content_type(scope: Scope) -> bytes:
 
 
 class QuickCommands:
-    """ASGI middleware, innermost of the app's own: inside the body limit, the browser guard and gzip."""
+    """ASGI middleware, inside the gate (the body limit, the browser guard) and outside the app's gzip."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -107,7 +114,21 @@ async def _answer(scope: Scope, receive: Receive, send: Send, campaign_id: str, 
         if handler is None:
             raise  # a bug: the server's own 500 (app/web/errors.py), as on the routes
         response = await handler(request, error)
-    await response(scope, receive, send)
+    await _gzipped(scope, response)(scope, receive, send)
+
+
+def _gzipped(scope: Scope, response: Response) -> Response:
+    """The reply as the app's gzip layer (Starlette's GZipMiddleware) sends it: a body of `GZIP_MINIMUM`
+    bytes or more varies by Accept-Encoding and is compressed for a client that accepts gzip."""
+    if len(response.body) < GZIP_MINIMUM or "content-encoding" in response.headers:
+        return response
+    response.headers.add_vary_header("Accept-Encoding")
+    accepted = next((value for name, value in scope["headers"] if name == b"accept-encoding"), b"")
+    if b"gzip" in accepted:
+        response.body = gzip.compress(response.body, GZIP_LEVEL, mtime=0)
+        response.headers["content-encoding"] = "gzip"
+        response.headers["content-length"] = str(len(response.body))
+    return response
 
 
 async def _object_sent(receive: Receive, read: list[Message]) -> dict[str, Any] | None:

@@ -148,12 +148,12 @@ def test_a_refused_command_in_the_import_batch_keeps_nothing_not_even_the_image(
 
 
 def test_the_uvtt_import_route_takes_files_up_to_the_upload_limit():
-    from app.web.limits import _upload_path
+    from app.web.limits import upload_path
 
-    assert _upload_path("/api/campaigns/c1/scenes/uvtt")
-    assert _upload_path("/api/campaigns/c1/assets")
-    assert not _upload_path("/api/campaigns/c1/scenes/s2/uvtt")
-    assert not _upload_path("/api/campaigns/c1/commands")
+    assert upload_path("/api/campaigns/c1/scenes/uvtt")
+    assert upload_path("/api/campaigns/c1/assets")
+    assert not upload_path("/api/campaigns/c1/scenes/s2/uvtt")
+    assert not upload_path("/api/campaigns/c1/commands")
 
 
 def test_a_players_image_and_tiles_on_a_vision_scene_hold_no_pixel_outside_explored(table, monkeypatch):

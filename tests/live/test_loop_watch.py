@@ -6,7 +6,8 @@ import asyncio
 import time
 
 from app.realtime.hub import Hub, Room
-from app.realtime.loop_watch import BUSY, LINGER, TICK, LoopWatch, WakeOnTraffic
+from app.realtime.loop_watch import BUSY, LINGER, TICK, LoopWatch
+from app.web.gate import Gate
 
 
 def test_a_held_loop_is_reported_once_and_then_the_watch_starts_again():
@@ -81,6 +82,10 @@ def test_a_loop_still_at_work_keeps_the_watch_ticking_past_its_linger():
     assert asyncio.run(scenario()) >= 60 - TICK * 1000
 
 
+def _gate(app, watch: LoopWatch) -> Gate:
+    return Gate(app, watch, public_url=None, max_bytes=1024, upload_bytes=1024)
+
+
 def test_requests_sockets_and_pushes_wake_the_watch_and_an_open_socket_keeps_no_frame_of_it():
     woken: list[str] = []
 
@@ -98,8 +103,8 @@ def test_requests_sockets_and_pushes_wake_the_watch_and_an_open_socket_keeps_no_
 
     async def scenario() -> list[int]:
         counts = []
-        middleware = WakeOnTraffic(app, watch)
-        await middleware({"type": "http"}, nothing, nothing)
+        middleware = _gate(app, watch)
+        await middleware({"type": "http", "path": "/", "method": "GET", "headers": []}, nothing, nothing)
         counts.append(len(woken))
         await middleware({"type": "websocket"}, nothing, nothing)
         counts.append(len(woken))
@@ -108,7 +113,7 @@ def test_requests_sockets_and_pushes_wake_the_watch_and_an_open_socket_keeps_no_
     assert asyncio.run(scenario()) == [1, 2]
     # The app's own coroutine comes back, not one of the middleware's awaiting it: an open socket keeps
     # no frame of the middleware alive (2.6 KB a socket, measured).
-    handed = WakeOnTraffic(app, watch)({"type": "websocket"}, nothing, nothing)
+    handed = _gate(app, watch)({"type": "websocket"}, nothing, nothing)
     assert handed.cr_code is app.__code__
     handed.close()
 

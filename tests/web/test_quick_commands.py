@@ -40,7 +40,15 @@ def _answer(client: TestClient, url: str, case: dict[str, Any]) -> tuple[int, An
         body = [e["type"] for e in body["events"]]  # each app's command is its own event
     if isinstance(body, str):
         body = re.sub(r"\d+", "#", body)  # each app's roll is its own dice; a pool moves on from the other's
-    names = ("content-type", "location", "retry-after", "x-frame-options", "content-security-policy")
+    names = (
+        "content-type",
+        "location",
+        "retry-after",
+        "x-frame-options",
+        "content-security-policy",
+        "content-encoding",
+        "vary",
+    )
     return r.status_code, body, {h: r.headers.get(h) for h in names}
 
 
@@ -49,6 +57,7 @@ def _cases(gm: dict[str, str], cid: str) -> dict[str, dict[str, Any]]:
     as_json = {"content-type": "application/json"}
     return {
         "a roll": {"send": {"json": roll, "headers": gm}},
+        "a roll, not compressed": {"send": {"json": roll, "headers": {**gm, "accept-encoding": "identity"}}},
         "JSON with a charset": {
             "send": {
                 "content": b'{"type": "generic.roll", "expression": "2d6"}',
@@ -188,7 +197,19 @@ def test_every_command_is_answered_as_the_json_route_alone_answers_it(both, monk
     for name, case in _cases(gm, cid).items():
         assert _answer(quick, url, case) == _answer(plain, url, case), name
     # The JSON objects with a seat were the quick way's: answered, refused, or found to be no seat's.
-    assert taken == ["generic.roll", "generic.roll", "generic.pool.adjust", "nope", "generic.roll"]
+    assert taken == [
+        "generic.roll",
+        "generic.roll",
+        "generic.roll",
+        "generic.pool.adjust",
+        "nope",
+        "generic.roll",
+    ]
+    # Its replies are compressed as the app's gzip layer compresses the routes' (the quick way is outside
+    # it): a command's reply is over the 500 bytes it starts at.
+    r = quick.post(url, json={"type": "generic.roll", "expression": "2d6"}, headers=gm)
+    assert (r.headers["content-encoding"], r.headers["vary"]) == ("gzip", "Accept-Encoding")
+    assert int(r.headers["content-length"]) < len(r.content)
 
 
 def test_every_form_is_answered_as_the_page_route_alone_answers_it(both, monkeypatch):
