@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-Deliver = Callable[[str, int], Awaitable[None]]
+# (campaign id, seq, whether the calling task made the change in this process)
+Deliver = Callable[[str, int, bool], Awaitable[None]]
 Resync = Callable[[], Awaitable[None]]
 # Ephemeral messages (a map ping, a shared ruler, a drag ghost): relayed to every process's sockets of a
 # campaign, never written to the log.
@@ -36,7 +37,7 @@ class MemoryBroker:
 
     async def publish(self, campaign_id: str, seq: int) -> None:
         if self._deliver is not None:
-            await self._deliver(campaign_id, seq)
+            await self._deliver(campaign_id, seq, True)  # the publisher's own change: pushed in its task
 
     async def signal(self, campaign_id: str, message: dict[str, Any]) -> None:
         if self.on_signal is not None:

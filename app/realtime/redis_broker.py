@@ -137,7 +137,7 @@ class RedisBroker:
 
     async def _local(self, campaign_id: str, seq: int) -> None:
         if self._deliver is not None:
-            await self._deliver(campaign_id, seq)
+            await self._deliver(campaign_id, seq, False)
 
     async def _listen(self) -> None:
         failures = 0
@@ -207,7 +207,7 @@ class RedisBroker:
         if self._deliver is None:
             return
         try:
-            await self._deliver(campaign_id, number)
+            await self._deliver(campaign_id, number, False)
         except Exception:
             logger.exception("Delivering campaign %s at seq %s failed.", campaign_id, number)
 

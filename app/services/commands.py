@@ -20,7 +20,6 @@ cold cache or a refusal sends the command to a worker thread, which runs it from
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -217,8 +216,7 @@ async def run(
     if result is None:
         result = await to_thread.run_sync(execute, fray, seat, payload, internal)
     if not result.repeated:
+        # In one process the room's push runs here, before this reply is built and sent (about a
+        # millisecond of HTTP): the phones wait on the push, and the caller's own page is updated by it too.
         await fray.broker.publish(seat.campaign_id, result.seq)
-        # The room's push starts before this reply is built and sent (about a millisecond of HTTP): the
-        # phones wait on the push, and the caller's own page is updated by it too.
-        await asyncio.sleep(0)
     return result

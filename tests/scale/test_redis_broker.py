@@ -19,7 +19,7 @@ class Recorder:
         self.delivered: list[tuple[str, int]] = []
         self.resyncs = 0
 
-    async def deliver(self, campaign_id: str, seq: int) -> None:
+    async def deliver(self, campaign_id: str, seq: int, here: bool = False) -> None:
         self.delivered.append((campaign_id, seq))
 
     async def resync(self) -> None:
