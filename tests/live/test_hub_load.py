@@ -204,3 +204,79 @@ def test_a_command_returns_only_once_its_push_to_this_process_has_gone_out(setti
     seq, pushed = asyncio.run(scenario())
     assert pushed == [seq] * 3
     assert all(c.queue.qsize() == 1 for c in room.conns)
+
+
+def _pushing_room(settings, table: Table, players: int = 3):
+    """A room of fake phones that pushes from this process's memory, and a Fray whose broker is memory."""
+    import dataclasses
+
+    from app.realtime.broker import MemoryBroker
+
+    fray = table.http.app.state.fray
+    hub, room = _seated_room(settings, table, players)
+    hub.states = fray.states
+    hub.rooms[table.id] = room
+    room.recent, room.read_database = hub.load(table.id, None, []).recent, False
+    return hub, room, dataclasses.replace(fray, broker=MemoryBroker())
+
+
+def _gm_seat(fray, table: Table):
+    from app.services.auth import seat_for
+
+    seat = seat_for(fray, table.id, table.gm.token)
+    assert seat is not None
+    return seat
+
+
+def test_a_change_made_here_is_pushed_in_the_task_that_made_it_and_a_busy_room_takes_it_to_its_task(
+    settings, table
+):
+    """Idle, the room's push runs in the command's own task (the room's task is never woken for it);
+    while another push holds the room, the change is left to the room's task, which pushes it next."""
+    import asyncio
+
+    from app.services import commands
+
+    hub, room, fray = _pushing_room(settings, table)
+    seat = _gm_seat(fray, table)
+    roll = {"type": "generic.roll", "expression": "1d6", "dice": [4]}
+
+    async def scenario() -> tuple[int, bool, int, list[int], list[int]]:
+        await fray.broker.start(hub.notify, hub.resync)
+        first = await commands.run(fray, seat, roll)
+        woken = room.task is not None
+        async with room.lock:  # another push under way
+            second = await commands.run(fray, seat, roll)
+            held = [c.seq for c in room.conns]
+        for _ in range(20):
+            await asyncio.sleep(0)
+        return first.seq, woken, second.seq, held, [c.seq for c in room.conns]
+
+    first, woken, second, held, after = asyncio.run(scenario())
+    assert not woken
+    assert held == [first] * 3  # not pushed while the room was busy
+    assert after == [second] * 3  # its task pushed it once the room was free
+
+
+def test_a_push_that_fails_in_the_commands_task_leaves_the_command_done(settings, table, monkeypatch, caplog):
+    import asyncio
+
+    from app.realtime.hub import Room
+    from app.services import commands
+
+    hub, room, fray = _pushing_room(settings, table)
+    seat = _gm_seat(fray, table)
+
+    async def broken(self, snap) -> None:
+        raise RuntimeError("a bug in a push")
+
+    monkeypatch.setattr(Room, "_broadcast", broken)
+
+    async def scenario() -> int:
+        await fray.broker.start(hub.notify, hub.resync)
+        result = await commands.run(fray, seat, {"type": "generic.roll", "expression": "1d6", "dice": [2]})
+        return result.seq
+
+    seq = asyncio.run(scenario())
+    assert table.events(table.gm)[-1]["seq"] == seq  # stored, and its result came back
+    assert any("failed to refresh" in m for m in caplog.messages)
