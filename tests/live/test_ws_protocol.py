@@ -164,3 +164,25 @@ def test_a_message_pushed_to_many_sockets_is_framed_once_for_each_kind_of_socket
             assert framed[0][0] is framed[1][0]  # one message, the same string for all four
 
         run(scenario)
+
+
+def test_a_text_frame_is_the_bytes_websockets_writes_for_it_compressed_or_not():
+    """`text_frame` writes what websockets' own frame and permessage-deflate write (which every client
+    reads), at each length a frame's header encodes differently and each window a client may ask for."""
+    import random
+
+    from app.web.ws_protocol import text_frame
+
+    rng = random.Random(7)
+    noise = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789<>=\"' ") for _ in range(90_000))
+    texts = ["", "a", '<li id="pool-1">3</li>' * 40, "é" * 100, noise[:120], noise[:600], noise[:70_000]]
+    for text in texts:
+        data = text.encode()
+        assert text_frame(data, None) == Frame(Opcode.TEXT, data).serialize(mask=False), len(data)
+        for bits in (9, 12, 15):
+            deflate = SharedDeflate(True, True, bits, bits, {"memLevel": 5})
+            theirs = Frame(Opcode.TEXT, data).serialize(mask=False, extensions=[deflate])
+            assert text_frame(data, deflate) == theirs, (len(data), bits)
+    # Each header length was met: under 126 bytes, up to 65535, and beyond.
+    sizes = {len(text_frame(t.encode(), None)) - len(t.encode()) for t in texts}
+    assert sizes == {2, 4, 10}
