@@ -264,7 +264,7 @@ def test_a_push_that_fails_in_the_commands_task_leaves_the_command_done(settings
     from app.realtime.hub import Room
     from app.services import commands
 
-    hub, room, fray = _pushing_room(settings, table)
+    hub, _room, fray = _pushing_room(settings, table)
     seat = _gm_seat(fray, table)
 
     async def broken(self, snap) -> None:
