@@ -258,6 +258,9 @@ class BlockMemo:
         # changed none of them leaves the block as every viewer holds it (app/realtime/decided.py).
         self.reads_ever: dict[tuple[str, str], frozenset[str]] = {}
         self.reads_version = 0  # moved on when reads_ever grows
+        # A page's blocks a push touches, by what decides it (app/realtime/decided.py `Decided.touched`):
+        # the same from push to push while the same fields move and no render read a key anew.
+        self.touched: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
 
     def view_started(self, viewer: tuple, prints: Fingerprints) -> None:
         """Before a viewer's blocks: what changed since its last context (see `Fingerprints.compare_with`)."""

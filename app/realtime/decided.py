@@ -35,6 +35,7 @@ from app.rules.system import Viewer
 
 logger = logging.getLogger("fray.decided")
 
+TOUCHED_KEPT = 64  # kinds of push a room keeps its pages' touched blocks for
 MISMATCHES: list[str] = []  # pages decided here that differ from their view's (under FRAY_CHECK_PUSH)
 
 FIELDS = tuple(CampaignState.model_fields)
@@ -105,6 +106,42 @@ def name_deciders(game: Game) -> dict[str, Decider]:
     return {name: game.seen_decider(d) if name in SEEN_NAMES else d for name, d in NAME_DECIDERS.items()}
 
 
+Moves = tuple[frozenset[str], tuple[tuple[str, Callable[[CampaignState, Viewer], Hashable]], ...], bool]
+# Worked out once for each game's deciders (by identity: a game's deciders are a read-only mapping, so
+# another set of them is another object) and kind of change; a few kinds of change a game.
+_ALL: dict[int, tuple[Any, dict[str, Decider]]] = {}
+_MOVES: dict[tuple[int, frozenset[str]], tuple[Any, Moves]] = {}
+MOVES_KEPT = 256
+
+
+def all_deciders(game: Game) -> dict[str, Decider]:
+    """Every key's and name's decider in this game."""
+    own = game.deciders
+    assert own is not None
+    hit = _ALL.get(id(own))
+    if hit is None or hit[0] is not own:
+        hit = _ALL[id(own)] = (own, {**own, **name_deciders(game)})
+    return hit[1]
+
+
+def _moves(game: Game, changed: frozenset[str]) -> Moves:
+    """What a change of these fields moves in this game: the keys and names whose deciders look at any of
+    them; what decides each, to ask of every viewer; and whether `$mine` is asked only of the phones whose
+    characters' sheets moved (the rest keep theirs), in a game that conceals nothing: elsewhere what a
+    phone cannot see moves its page's places too."""
+    deciders = all_deciders(game)
+    key = (id(deciders), changed)
+    hit = _MOVES.get(key)
+    if hit is None or hit[0] is not deciders:
+        moved = frozenset(n for n, d in deciders.items() if not d.looks_at.isdisjoint(changed))
+        by_sheets = MINE in moved and game.sight is None
+        moved_of = tuple((name, deciders[name].of) for name in sorted(moved) if name != MINE or not by_sheets)
+        if len(_MOVES) >= MOVES_KEPT:
+            _MOVES.clear()
+        hit = _MOVES[key] = (deciders, (moved, moved_of, by_sheets))
+    return hit[1]
+
+
 # And the log: its own block is compared by its lines; any other block that read it would be the viewer's.
 CONTEXT_NAMES = frozenset({*_NAMES, "log"})
 
@@ -139,15 +176,9 @@ class Decided:
         self.old_seq = old.seq
         self.state = new
         self.memo = memo
-        self.deciders = {**game.deciders, **name_deciders(game)}
+        self.deciders = all_deciders(game)
         changed = frozenset(f for f in FIELDS if getattr(old, f) is not getattr(new, f))
-        self.moved = frozenset(n for n, d in self.deciders.items() if not d.looks_at.isdisjoint(changed))
-        # `$mine` is asked only of the phones whose characters' sheets moved (the rest keep theirs), in a
-        # game that conceals nothing: elsewhere what a phone cannot see moves its page's places too.
-        by_sheets = MINE in self.moved and game.sight is None
-        self._moved_of = [
-            (name, self.deciders[name].of) for name in sorted(self.moved) if name != MINE or not by_sheets
-        ]
+        self.moved, self._moved_of, by_sheets = _moves(game, changed)
         self._mine_moved = _sheets_moved(old, new) if by_sheets else None
         self._reads: dict[tuple[str, str], tuple[Any, tuple[str, ...], bool]] = {}
         self._drawn: dict[tuple[Any, ...], str] = {}
@@ -173,16 +204,25 @@ class Decided:
 
     def touched(self, page: str) -> list[Slot]:
         """The page's blocks that read something that moved in this push, each with how it is decided:
-        worked out again only when a render of this push read a key no render of its block had read."""
+        worked out again only when a render of this push read a key no render of its block had read.
+        Kept in the room's memo from push to push, by what it is made of (this game's deciders, the keys
+        that moved, every key each block ever read): a push of the same kind as the last finds it there
+        (its making was 60 µs of an idle server's first phone, touching every block of the page)."""
         version = self.memo.reads_version
         hit = self._touched.get(page)
         if hit is None or hit[0] != version:
-            found = []
-            for template, block, out in render.live_slots(page, self.state.system, render.LOG_ONLY):
-                reads, moved = self.reads(template, block)
-                if moved:
-                    found.append(self._slot(template, block, out, reads))
-            hit = self._touched[page] = (version, found)
+            key = (id(self.deciders), page, self.state.system, self.moved, version)
+            kept = self.memo.touched.get(key)
+            if kept is None or kept[0] is not self.deciders:
+                found = []
+                for template, block, out in render.live_slots(page, self.state.system, render.LOG_ONLY):
+                    reads, moved = self.reads(template, block)
+                    if moved:
+                        found.append(self._slot(template, block, out, reads))
+                if len(self.memo.touched) >= TOUCHED_KEPT:
+                    self.memo.touched.clear()
+                kept = self.memo.touched[key] = (self.deciders, found)
+            hit = self._touched[page] = (version, kept[1])
         return hit[1]
 
     def _slot(self, template: str, block: str, out: str, reads: tuple[str, ...]) -> Slot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable, Iterable, Mapping
 from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, Literal, get_args, get_origin
 from weakref import ref
 
@@ -120,7 +121,9 @@ class Game:
         )
         sight_reads = attrgetter(*sorted(self.sight.looks_at)) if self.sight else None
         self._sight_reads = lambda state: sight_reads(state) if sight_reads else ()
-        self.deciders = self._deciders()
+        found = self._deciders()
+        # Read-only: what is worked out from a game's deciders is kept by their identity (app/realtime).
+        self.deciders: Mapping[str, Decider] | None = None if found is None else MappingProxyType(found)
         # Every part that made each top-level key of a view built here (`_view`), for `view_parts`.
         self._made_by: dict[str, tuple[SystemPart, ...]] = {}
         self._learning = threading.Lock()

@@ -4,6 +4,8 @@ test push runs (a decider that lies is caught, not shipped)."""
 from __future__ import annotations
 
 import dataclasses
+import sys
+from typing import Any
 
 import pytest
 
@@ -49,7 +51,7 @@ def test_a_decider_that_leaves_out_a_field_it_reads_is_caught_by_the_check(clien
     game = registry.game("generic")
     assert game.deciders is not None
     lying = dataclasses.replace(game.deciders["pools"], looks_at=frozenset())
-    monkeypatch.setitem(game.deciders, "pools", lying)
+    monkeypatch.setattr(game, "deciders", {**game.deciders, "pools": lying})
     table, phones = _table(client)
     room, _ = _room(client, table, phones[:3])
     _push(room)
@@ -216,3 +218,32 @@ def test_a_block_that_reads_more_than_its_part_is_drawn_from_the_whole_view(clie
     assert parted and all("pools" in keys for keys in parted)
     assert not decided.MISMATCHES
     assert all('id="pool-' in socket.got[-1] and "Gold" in socket.got[-1] for socket in sockets.values())
+
+
+def test_a_push_of_the_kind_of_the_last_finds_its_pages_touched_blocks_kept(client, monkeypatch):
+    """Which blocks of a page a push touches is worked out once for each kind of change (the keys it moves,
+    and every key each block ever read): a second pool change walks no page's blocks, a roll after it
+    does (it moves the log's keys, not the pools), and each page is still the page drawn whole."""
+    table, phones = _table(client)
+    room, _ = _room(client, table, phones[:3])
+    _push(room)
+    walked: list[str] = []
+    slots = render.live_slots
+
+    def counted(page: str, *args: Any) -> Any:
+        if sys._getframe(1).f_code.co_name == "touched":  # not the check's page drawn whole
+            walked.append(page)
+        return slots(page, *args)
+
+    monkeypatch.setattr(render, "live_slots", counted)
+    for command, fields, walks in (
+        ("generic.pool.adjust", {"pool": "Gold", "delta": 1}, True),
+        ("generic.pool.adjust", {"pool": "Gold", "delta": 1}, False),
+        ("generic.roll", {"expression": "2d6"}, True),
+        ("generic.pool.adjust", {"pool": "Gold", "delta": -1}, False),
+    ):
+        walked.clear()
+        table.ok(phones[0], command, **fields)
+        _push(room)
+        assert bool(walked) == walks, (command, walked)
+        assert not decided.MISMATCHES, (command, decided.MISMATCHES)
