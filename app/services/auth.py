@@ -153,4 +153,5 @@ async def seat_for_async(fray: Fray, campaign_id: str, token: str | None) -> Sea
     """The web layer's way to a seat: one authenticated lately needs neither a read nor a worker thread."""
     if not _well_formed(campaign_id, token):
         return None
-    return known_seat(fray, campaign_id, token) or await fray.db.run_read(seat_for, fray, campaign_id, token)
+    known = fray.seats.get(campaign_id, hash_token(token or ""), fray.states.get(campaign_id))
+    return known or await fray.db.run_read(seat_for, fray, campaign_id, token)

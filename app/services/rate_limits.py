@@ -19,6 +19,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Protocol
 
 from app.rules.errors import RuleError
@@ -47,6 +48,13 @@ LIMITS = {
         Limit("signals", 20, 5, "Too many pings came from your seat at once"),
     )
 }
+
+
+@cache
+def _scaled(name: str, scale: float) -> Limit:
+    """A limit times `FRAY_RATE_LIMIT_SCALE` (one scale a process: made once, not every request)."""
+    limit = LIMITS[name]
+    return replace(limit, burst=limit.burst * scale, per_second=limit.per_second * scale)
 
 
 class TooMany(RuleError):
@@ -133,9 +141,7 @@ def buckets_for(broker_url: str) -> Buckets:
 
 async def check(buckets: Buckets, name: str, key: str, scale: float = 1.0) -> None:
     """Take a token from this bucket, or refuse with a sentence that says when to try again."""
-    limit = LIMITS[name]
-    if scale != 1.0:
-        limit = replace(limit, burst=limit.burst * scale, per_second=limit.per_second * scale)
+    limit = LIMITS[name] if scale == 1.0 else _scaled(name, scale)
     wait = await buckets.take(limit, key)
     if wait > 0:
         seconds = max(1, math.ceil(wait))

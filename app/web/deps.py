@@ -47,8 +47,10 @@ def cookie_name(campaign_id: str) -> str:
 
 
 def bearer(conn: HTTPConnection) -> str | None:
-    header = conn.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
+    # The first Authorization header, as `conn.headers` reads it, without building that object: every
+    # command asks.
+    raw = next((value for name, value in conn.scope["headers"] if name == b"authorization"), b"")
+    scheme, _, token = raw.decode("latin-1").partition(" ")
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
