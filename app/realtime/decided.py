@@ -25,6 +25,7 @@ from jinja2_fragments import render_block
 
 from app.realtime import render
 from app.realtime.blocks import BlockMemo
+from app.realtime.log import PublicLog
 from app.realtime.sources import EVERY_NAME, names_read
 from app.realtime.tracked import NotInView
 from app.rules.campaign.state import CampaignState
@@ -238,13 +239,14 @@ class Decided:
         part = keys if plain and UNKNOWN not in reads else None
         return Slot(template, block, out, reads, shared, bool(own), redrawn, compare, part)
 
-    def lines(self, entries: Any) -> list[str]:
-        """The log's lines as drawn, one list for the viewers of this push who see the same log."""
+    def lines(self, entries: Any, before: PublicLog | None = None) -> list[str]:
+        """The log's lines as drawn, one list for the viewers of this push who see the same log (`before`:
+        the last push's public log, whose lines the entries may share)."""
         hit = self._lines.get(id(entries))
         if hit is None or hit[0] is not entries:
             # The entries kept with their lines: their id stays theirs for the push. Each line is found
             # by its entry's identity (`render.log_lines_of`): no digest of the log is needed to find them.
-            hit = self._lines[id(entries)] = (entries, render.log_lines_of(entries))
+            hit = self._lines[id(entries)] = (entries, render.log_lines_of(entries, before))
         return hit[1]
 
     def page(

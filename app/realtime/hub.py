@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.realtime import decided as deciding
+from app.realtime import log as log_of
 from app.realtime import render
 from app.realtime.conn import Conn
 from app.realtime.log import log_entries
@@ -64,6 +65,7 @@ class Room:
         self.decisions: dict[tuple, dict[str, Any]] = {}  # what decided each view's last render
         self.pushed: CampaignState | None = None  # the state of the last whole push
         self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
+        self.public_log: log_of.PublicLog | None = None  # the last push's log as whoever sees all of it
         self.memo = render.BlockMemo()  # each distinct block rendered once, whichever views share it
         # The players' list of the others, by the state tuples it reads (render.shared_people): kept
         # from push to push, so a phone's next push finds it the same object, not an equal one.
@@ -157,6 +159,8 @@ class Room:
             decided = deciding.Decided(snap.game, last, state, self.memo)
         if len(self.people) > PEOPLE_KEPT:
             self.people.clear()
+        # The log grows on top of the last push's: each view's entries and lines are found from it.
+        snap.described[log_of.BEFORE] = self.public_log
         held = time.perf_counter()
         for n, (key, conns) in enumerate(behind_first):
             if n >= VIEWS_BEFORE_YIELD and time.perf_counter() - held > HOLD_LOOP_S:
@@ -168,6 +172,7 @@ class Room:
             self._send_html(snap, key, conns, viewers[key], push, decided)
         self.seq = state.seq
         self.pushed = state
+        self.public_log = snap.described.get(log_of.PUBLIC)
 
     def _send_html(
         self,
@@ -249,7 +254,10 @@ class Room:
         changed, self.decisions[key] = decided.page(viewer, page, self.decisions[key], held, context_of)
         blocks = {**held, **changed} if changed else held
         entries = log_entries(snap.game, state, snap.recent, viewer, snap.described)
-        lines = decided.lines(entries)
+        public = snap.described.get(log_of.PUBLIC)
+        lines = decided.lines(entries, snap.described.get(log_of.BEFORE))
+        if public is not None and public.entries is entries:
+            public.lines = lines  # drawn: the next push's public log shares them
         log = None
         if lines is not old_lines and lines != old_lines:
             log = push.log_append(old_lines, lines)

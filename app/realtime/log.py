@@ -7,6 +7,8 @@ log's entries, newest first, and keeps each entry with its event (`kept`) from p
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from operator import is_
 from typing import Any
 from weakref import ref
 
@@ -61,6 +63,23 @@ def _worded(game: Game, e: Event, seats: tuple[Any, ...], by: str | None, undone
     return (seats, by, entry, (e.seq, e.type, e.at, undone, by))
 
 
+# Keys of a push's `described` (app/realtime/hub.py): the log of the room's last push as every viewer who
+# sees all of it saw it (`BEFORE`), and this push's (`PUBLIC`), kept by the room for its next push.
+BEFORE = "log before"
+PUBLIC = "public log"
+
+
+@dataclass(slots=True)
+class PublicLog:
+    """A push's log as every viewer who sees all of it sees it: its events (oldest first), their entries
+    (newest first) and, once drawn, their lines."""
+
+    events: list[Event]
+    entries: LogEntries
+    seats: tuple[Any, ...]
+    lines: list[str] | None = None
+
+
 def log_entries(
     game: Game,
     state: CampaignState,
@@ -93,33 +112,78 @@ def log_entries(
     shared = described.get(seen)
     if shared is not None and shared[0] is events:
         return shared[1]  # type: ignore[no-any-return]  # what this function stored
+    before = described.get(BEFORE) if everyone else None
+    entries = _appended(game, state, events, before) if before is not None else None
+    if entries is None:
+        entries = _entries(game, state, events)
+    described[seen] = (events, entries)
+    if everyone:
+        described[PUBLIC] = PublicLog(events, entries, state.seats)
+    return entries
+
+
+def _entries(game: Game, state: CampaignState, events: list[Event]) -> LogEntries:
     undone = {seq for e in events if e.type == "campaign.undone" for seq in e.payload.seqs}
     entries = LogEntries()
-    described[seen] = (events, entries)
     seats = state.seats
     for e in reversed(events):
-        # Everything an entry is made of: this very event (a room keeps its recent events from push
-        # to push), undone or not, by a seat of this name. Each push finds the same entry, so its
-        # drawn line too, instead of wording it again; while the seats are the same tuple (a state
-        # never changes it), without looking up the author's name either.
-        is_undone = e.seq in undone
-        key = _WORDED[is_undone]
-        kept: Memo | None = e.__dict__.get(key)
-        if kept is None or kept.basis() is not e:  # a copy of an event (a reading of it) is not it
-            by = state.seat_name(e.actor) if e.actor else None
-            worded = _worded(game, e, seats, by, is_undone)
-            e.__dict__[key] = Memo(ref(e), worded)
-        else:
-            worded = kept.value
-            if worded[0] is not seats:
-                by = state.seat_name(e.actor) if e.actor else None
-                # New seats, the same name: the same entry.
-                worded = (
-                    (seats, by, worded[2], worded[3])
-                    if worded[1] == by
-                    else _worded(game, e, seats, by, is_undone)
-                )
-                kept.value = worded
+        worded = _entry(game, state, e, seats, e.seq in undone)
         entries.append(worded[2])
         entries.fingerprint.append(worded[3])
     return entries
+
+
+def _appended(game: Game, state: CampaignState, events: list[Event], before: PublicLog) -> LogEntries | None:
+    """The entries of `events` from the last push's when `events` are its events with new ones after them
+    (the oldest may have left the page): the new events' entries, then the last push's own. None when it
+    cannot be told so: then every entry is looked up (`_entries`).
+
+    The older entries are as they were: an entry is its event's, its author's name (the same seats) and
+    whether it is undone, and only an undo among the new events could undo an older one (an undo is
+    always newer than what it undoes, so one that left the page took nothing still on it with it)."""
+    old = before.events
+    if before.seats is not state.seats or not old:
+        return None
+    last = old[-1].seq
+    kept = len(events)
+    while kept and events[kept - 1].seq > last:
+        kept -= 1
+    fresh = events[kept:]
+    if (
+        kept > len(old)
+        or not all(map(is_, events[:kept], old[len(old) - kept :]))
+        or any(e.type == "campaign.undone" for e in fresh)
+    ):
+        return None
+    entries = LogEntries()
+    seats = state.seats
+    for e in reversed(fresh):
+        worded = _entry(game, state, e, seats, False)
+        entries.append(worded[2])
+        entries.fingerprint.append(worded[3])
+    entries += before.entries[:kept]
+    entries.fingerprint += before.entries.fingerprint[:kept]
+    return entries
+
+
+def _entry(game: Game, state: CampaignState, e: Event, seats: tuple[Any, ...], is_undone: bool) -> Worded:
+    """An event's entry, kept on the event from push to push: everything an entry is made of is this very
+    event (a room keeps its recent events from push to push), undone or not, by a seat of this name. Each
+    push finds the same entry, so its drawn line too, instead of wording it again; while the seats are the
+    same tuple (a state never changes it), without looking up the author's name either."""
+    key = _WORDED[is_undone]
+    kept: Memo | None = e.__dict__.get(key)
+    if kept is None or kept.basis() is not e:  # a copy of an event (a reading of it) is not it
+        by = state.seat_name(e.actor) if e.actor else None
+        worded = _worded(game, e, seats, by, is_undone)
+        e.__dict__[key] = Memo(ref(e), worded)
+        return worded
+    worded = kept.value
+    if worded[0] is not seats:
+        by = state.seat_name(e.actor) if e.actor else None
+        # New seats, the same name: the same entry.
+        worded = (
+            (seats, by, worded[2], worded[3]) if worded[1] == by else _worded(game, e, seats, by, is_undone)
+        )
+        kept.value = worded
+    return worded

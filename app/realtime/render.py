@@ -8,6 +8,7 @@ A game system adds `systems/<key>/<page>.html`, included by the page; its top-le
 from __future__ import annotations
 
 from functools import cache, partial
+from operator import is_
 from typing import Any
 
 from jinja2 import TemplateNotFound
@@ -17,7 +18,7 @@ from markupsafe import Markup
 from app.realtime.blocks import BlockMemo
 from app.realtime.digests import ByIdentity
 from app.realtime.environment import make_env
-from app.realtime.log import log_entries
+from app.realtime.log import PublicLog, log_entries
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
 from app.realtime.rows import log_entry, pool_row
 from app.realtime.sources import mentions, names_read
@@ -278,15 +279,34 @@ def log_items(context: dict[str, Any], memo: BlockMemo | None = None) -> list[st
     return memo.lines(memo.prints(context), draw) if memo is not None else draw()
 
 
-def log_lines_of(entries: list[dict[str, Any]]) -> list[str]:
+def log_lines_of(entries: list[dict[str, Any]], before: PublicLog | None = None) -> list[str]:
     """Each entry's line as a str, the very object of the last push for an entry drawn before: a push
     looks forty entries up by identity, and compares the lines it sends with those a page holds by
-    identity too (`Push.log_append`)."""
+    identity too (`Push.log_append`). When the entries are the last push's public log's (`before`) with
+    new ones on top, only the new ones are looked up."""
+    fresh = _new_on_top(entries, before)
     kept, lines = _lines_by_entry, []
-    for entry in entries:
+    for entry in entries if fresh is None else entries[:fresh]:
         mine = kept.get((id(entry), True))
         lines.append(mine[2] if mine is not None and mine[0] is entry else _drawn_line(entry, True)[2])
+    if fresh is not None and before is not None and before.lines is not None:
+        lines += before.lines[: len(entries) - fresh]
     return lines
+
+
+def _new_on_top(entries: list[dict[str, Any]], before: PublicLog | None) -> int | None:
+    """How many entries are new on top of the last push's public log, whose lines are drawn; None when the
+    rest are not its entries, the very objects, in its order."""
+    if before is None or before.lines is None or len(before.lines) != len(before.entries):
+        return None
+    older = before.entries
+    fresh = 0
+    while fresh < len(entries) and (not older or entries[fresh] is not older[0]):
+        fresh += 1
+    rest = len(entries) - fresh
+    if rest > len(older) or not all(map(is_, entries[fresh:], older[:rest])):
+        return None
+    return fresh
 
 
 def log_append(old: list[str], new: list[str]) -> str | None:

@@ -109,3 +109,79 @@ def test_viewers_of_a_push_who_see_the_same_events_share_one_log_and_a_secret_ke
         shared = GAME.visible(events, v, state, described)
         assert shared == GAME.visible(events, v, state)  # as the viewer alone would be told
     assert GAME.visible(events, bo, state, described) is GAME.visible(events, spectator, state, described)
+
+
+def test_a_log_grown_on_top_of_the_last_pushs_is_found_from_it_and_is_the_log_worded_afresh(monkeypatch):
+    """A push's log is usually the last push's with new events on top: each new event is worded, the older
+    entries and lines are the last push's own. An undo among the new events (it strikes an older one
+    through), new seats, a secret some viewer may not see, or a log that is not the last one's with more on
+    top: every entry is looked up as before. At every step the log equals the log worded afresh."""
+    from app.realtime import log as log_module
+    from app.realtime import render
+    from app.realtime.log import BEFORE, PUBLIC
+
+    looked_up: list[int] = []
+    every = log_module._entries
+
+    def counted(*args):
+        found = every(*args)
+        looked_up.append(len(found))
+        return found
+
+    monkeypatch.setattr(log_module, "_entries", counted)
+    state = _state()
+    events: list[Event] = []
+    ann = Viewer(role="player", seat_id="s1", participants=frozenset({"p1"}))
+    page, before = 5, None
+
+    def add(kind: str = "generic.pool_changed", audience: str = "all", **data: object) -> None:
+        seq = len(events) + 1
+        events.append(Event(seq=seq, batch=seq, type=kind, actor="s1", audience=audience, data=data))
+
+    def pushed(viewer: Viewer = ann) -> bool:
+        """A push of the page's last events to `viewer`: whether every entry was looked up."""
+        nonlocal before
+        looked_up.clear()
+        window = events[-page:]
+        described = {BEFORE: before}
+        entries = log_entries(GAME, state, window, viewer, described)
+        afresh = log_entries(GAME, state, list(window), viewer, {})
+        assert entries == afresh and entries.fingerprint == afresh.fingerprint
+        lines = render.log_lines_of(entries, before)
+        assert lines == render.log_lines_of(afresh)
+        public = described.get(PUBLIC)
+        if public is not None:
+            public.lines = lines
+        before = public
+        return len(looked_up) == 2  # this push's own look-up, beside the one afresh
+
+    add(name="Luck", **{"from": 1, "to": 2})
+    assert pushed()  # no push before it
+    add(name="Luck", **{"from": 2, "to": 3})
+    assert not pushed()  # one new event on top
+    for n in range(3):
+        add(name="Hope", **{"from": n, "to": n + 1})
+    assert not pushed()  # three on top, the oldest leaving the page
+    for n in range(7):
+        add(name="Grit", **{"from": n, "to": n + 1})
+    assert not pushed()  # more new events than the page holds
+    add("campaign.undone", seqs=[len(events)], label="Grit")
+    assert pushed()  # an undo strikes an older entry through
+    add(name="Luck", **{"from": 3, "to": 4})
+    assert not pushed()
+    state = state.model_copy(
+        update={"seats": (state.seats[0], state.seats[1].model_copy(update={"name": "Annika"}))}
+    )
+    add(name="Luck", **{"from": 4, "to": 5})
+    assert pushed()  # new seats: the authors' names are looked up again
+    assert log_entries(GAME, state, events[-page:], ann)[0]["by"] == "Annika"
+    add(audience="p:p1", name="Hunch")
+    assert pushed(Viewer(role="player", seat_id="s2")) and before is None  # a secret: not everyone's log
+    for n in range(page - 1):
+        add(name="Luck", **{"from": 5 + n, "to": 6 + n})
+        assert pushed()  # the secret is still on the page: nobody's log grows on a public one
+    add(name="Luck", **{"from": 9, "to": 10})
+    assert pushed()  # the secret left the page: nothing before to grow on
+    assert not pushed()  # the same log again: nothing new on top
+    add(name="Luck", **{"from": 10, "to": 11})
+    assert not pushed()
