@@ -306,7 +306,7 @@ class Decided:
             )
             if ctx is not None:
                 try:
-                    html = self.memo.render(render.ENV, template, block, self.memo.prints(ctx), draw)
+                    html = self.memo.drawn(template, block, ctx, draw)
                 except NotInView:
                     html = None
             if html is None:

@@ -257,3 +257,31 @@ def test_a_viewer_keeps_only_its_last_context_however_many_pushes_it_had():
     for value in range(3, 8):
         push(value)
     assert first() is None and second() is None
+
+
+def test_a_block_a_push_decided_to_draw_is_drawn_and_what_it_read_is_learned_without_fingerprints():
+    """`BlockMemo.drawn`: a push draws the block (no earlier render is looked for), and every key it read
+    joins what the block ever read (`reads_ever`, which decides later pushes); a draw that read beyond its
+    part of the view (`NotInView`) learns nothing."""
+    from app.realtime.tracked import NotInView, PartView
+
+    memo = BlockMemo()
+    slot = ("pages/player.html", "pools")
+
+    def draw(ctx):
+        return f"pools={ctx['v']['pools']}"
+
+    context = {"v": PartView({"pools": [1]}), "page": "player"}
+    assert memo.drawn(*slot, context, draw) == "pools=[1]"
+    assert memo.drawn(*slot, context, draw) == "pools=[1]"
+    assert memo.renders == 2 and memo.reads_ever[slot] == {"pools"} and memo.reads_version == 1
+
+    def reads_more(ctx):
+        return f"{ctx['v']['pools']} {ctx['v']['tracks']}"
+
+    with pytest.raises(NotInView):
+        memo.drawn(*slot, context, reads_more)
+    assert memo.reads_ever[slot] == {"pools"} and memo.reads_version == 1
+    wider = {"v": PartView({"pools": [1], "tracks": []}), "page": "player"}
+    assert memo.drawn(*slot, wider, reads_more) == "[1] []"
+    assert memo.reads_ever[slot] == {"pools", "tracks"} and memo.reads_version == 2
