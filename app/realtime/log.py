@@ -155,12 +155,7 @@ def _appended(game: Game, state: CampaignState, events: list[Event], before: Pub
         or any(e.type == "campaign.undone" for e in fresh)
     ):
         return None
-    entries = LogEntries()
-    seats = state.seats
-    for e in reversed(fresh):
-        worded = _entry(game, state, e, seats, False)
-        entries.append(worded[2])
-        entries.fingerprint.append(worded[3])
+    entries = _entries(game, state, fresh)  # no undo among them: none of them is undone either
     entries += before.entries[:kept]
     entries.fingerprint += before.entries.fingerprint[:kept]
     return entries

@@ -406,12 +406,11 @@ class Game:
 
     def view_parts(self, state: CampaignState, viewer: Viewer, keys: Iterable[str]) -> dict[str, Any] | None:
         """Only these keys of `view` (with no scene asked for, as the pages ask), built from only the parts
-        that make them: a page's
-        block that reads the pools needs no map, sheets or seats. The value of each key is the whole
-        view's: every part that ever made the key here is asked, in the view's order. None when a key was
-        never seen made (no whole view of this game was built in this process yet) or is the buttons'
-        (`options`, `rulings`): build the whole view then. A key the parts do not make for this viewer is
-        left out, as the whole view leaves it out."""
+        that make them: a page's block that reads the pools needs no map, sheets or seats. The value of each
+        key is the whole view's: every part that ever made the key here is asked, in the view's order. None
+        when a key was never seen made (no whole view of this game was built in this process yet) or is the
+        buttons' (`options`, `rulings`): build the whole view then. A key the parts do not make for this
+        viewer is left out, as the whole view leaves it out."""
         wanted = tuple(keys)
         built = kept_table(state, _VIEWS, VIEWS_KEPT).get(self._view_key(viewer, None))
         if built is not None and built[0]() is state:  # the whole view is here already
