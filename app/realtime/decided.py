@@ -18,10 +18,8 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Hashable
-from functools import cache, partial
+from functools import cache
 from typing import Any, NamedTuple
-
-from jinja2_fragments import render_block
 
 from app.realtime import render
 from app.realtime.blocks import BlockMemo
@@ -296,7 +294,7 @@ class Decided:
         html = self._drawn.get(alike)
         if html is None:
             template, block = slot.template, slot.block
-            draw = partial(render_block, render.ENV, template, block)
+            draw = render.block_drawer(template, block)
             # From the part of the view it reads when it can be (the first phone of a push would build its
             # whole view for a pools card), else, or when it reads more this time, from the whole view.
             ctx = (

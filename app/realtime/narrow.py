@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
+from collections.abc import Sequence
+from typing import NamedTuple
 
 # Blocks whose inner elements may be sent alone. Not the map (its boards are replaced whole by the page's
 # script, which watches the board itself) nor the status bar (the page buzzes on its own swap).
@@ -120,11 +122,59 @@ def _end_of(html: str, start: int, tag: str) -> int | None:
     return None
 
 
+class Rows(NamedTuple):
+    """A block drawn as rows (app/realtime/rows.py): its text before the rows, each row's id and text (one
+    element, that id on its own start tag, no id inside it), its text after."""
+
+    head: str
+    ids: tuple[str, ...]
+    rows: tuple[str, ...]
+    tail: str
+
+
+ROWS_KEPT = 256
+_drawn_rows: OrderedDict[str, Rows] = OrderedDict()
+
+
+def in_rows(head: str, rows: Sequence[tuple[str, str]], tail: str) -> str:
+    """A block of rows as one text, remembered as rows: a push that narrows a change between two blocks
+    both drawn so compares their rows, not their tags (parsing a pools card's tags twice was most of a
+    pool change's narrowing, docs/performance.md)."""
+    ids = tuple(ident for ident, _ in rows)
+    texts = tuple(str(text) for _, text in rows)  # plain: a Markup row would escape the OOB added to it
+    html = head + "".join(texts) + tail
+    _drawn_rows[html] = Rows(head, ids, texts, tail)
+    if len(_drawn_rows) > ROWS_KEPT:
+        _drawn_rows.popitem(last=False)
+    return html
+
+
+def _narrow_rows(old: Rows, new: Rows) -> str | None:
+    """`narrow` for two blocks drawn as rows: the one row that differs, marked to morph, when the rows are
+    the same ids in the same order around the same head and tail; else the block goes whole (what differs
+    is then in the block's own element or across rows: no element with an id below the block holds it)."""
+    if old.ids != new.ids or old.head != new.head or old.tail != new.tail:
+        return None
+    differ = [n for n, (was, now) in enumerate(zip(old.rows, new.rows, strict=True)) if was != now]
+    if len(differ) != 1:
+        return None
+    row = new.rows[differ[0]]
+    cut = _TAG_NAME.match(row)
+    return None if cut is None else row[: cut.end()] + OOB + row[cut.end() :]
+
+
+_TAG_NAME = re.compile(r"<[a-zA-Z][a-zA-Z0-9-]*")
+
+
 def narrow(old: str, new: str) -> str | None:
     """The smallest element with an id holding every change from `old` to `new`, marked to morph; None
     when that is the block itself (send it whole) or the text does not let us be sure."""
     if old == new:
         return None
+    old_rows, new_rows = _drawn_rows.get(old), _drawn_rows.get(new)
+    if old_rows is not None and new_rows is not None:
+        _drawn_rows.move_to_end(old)
+        return _narrow_rows(old_rows, new_rows)
     start, tail = _common(old, new)
     open_new = _open_at(new, start)
     for begin, tag_end, tag, ident in reversed(open_new[1:]):  # innermost first; never the block itself

@@ -7,6 +7,7 @@ A game system adds `systems/<key>/<page>.html`, included by the page; its top-le
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, partial
 from operator import is_
 from typing import Any
@@ -20,7 +21,7 @@ from app.realtime.digests import ByIdentity
 from app.realtime.environment import make_env
 from app.realtime.log import PublicLog, log_entries
 from app.realtime.own import own_of, own_sheets, people, places_in, shared_people
-from app.realtime.rows import log_entry, pool_row
+from app.realtime.rows import every_pool, log_entry, pool_row, table_pools
 from app.realtime.sources import mentions, names_read
 from app.realtime.tracked import PartView
 from app.resources import ROOT
@@ -92,10 +93,28 @@ def log_lines(entries: list[dict[str, Any]], show_by: bool = True) -> Markup:
 ENV.globals["log_line"] = log_line  # before the macros below are loaded: they see the globals of then
 ENV.globals["log_lines"] = log_lines
 ENV.globals["pool_row"] = pool_row
+ENV.globals["table_pools"] = table_pools
+ENV.globals["every_pool"] = every_pool
+
 # The UI macros, importable from every block (blocks render alone, without the page's imports).
 ENV.globals["ui"] = ENV.get_template("partials/ui.html").module
 ENV.globals["wallui"] = ENV.get_template("partials/walls.html").module  # before the map: it draws walls
 ENV.globals["mapui"] = ENV.get_template("partials/map.html").module
+
+
+# Live blocks drawn in Python: each template's block calls the same function, so a page and a push draw
+# the same text, and a push calls it without Jinja's context and block machinery (a pools card's draw,
+# docs/performance.md). As plain text: a block's text is cut and joined as a str, never escaped again.
+IN_PYTHON: dict[tuple[str, str], Callable[[dict[str, Any]], str]] = {
+    ("pages/player.html", "pools"): lambda ctx: str(table_pools(ctx["v"]["pools"], ctx["oob"])),
+    ("pages/gm.html", "pools"): lambda ctx: str(every_pool(ctx["v"]["pools"], ctx["oob"])),
+}
+
+
+def block_drawer(template: str, block: str) -> Callable[[dict[str, Any]], str]:
+    """What draws a live block from its context: its Python, or its template's block."""
+    found = IN_PYTHON.get((template, block))
+    return found if found is not None else partial(render_block, ENV, template, block)
 
 
 @cache
@@ -208,7 +227,7 @@ def render_live(
     ctx = live_context(page, context)
     slots = live_slots(page, context["system"], leave_out)
     if memo is None:
-        return {out: render_block(ENV, template, name, ctx) for template, name, out in slots}
+        return {out: block_drawer(template, name)(ctx) for template, name, out in slots}
     prints = memo.prints(ctx)
     if viewer is not None:
         memo.view_started(viewer, prints)
@@ -216,7 +235,7 @@ def render_live(
     blocks = {
         out: found[out]
         if out in found
-        else memo.render(ENV, template, name, prints, partial(render_block, ENV, template, name), viewer)
+        else memo.render(ENV, template, name, prints, block_drawer(template, name), viewer)
         for template, name, out in slots
     }
     if viewer is not None:

@@ -10,6 +10,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from app.realtime.narrow import in_rows
+
 
 def log_entry(entry: dict[str, Any], show_by: bool = True) -> Markup:
     """`<li class="entry">`: the event's words, its dice, who did it, and whether it was undone or secret."""
@@ -68,6 +70,24 @@ def pool_row(pool: dict[str, Any], show_owner: bool = True) -> Markup:
         parts.append('<span class="tag">hidden</span>')
     parts.append("</li>")
     return Markup("".join(parts))
+
+
+def table_pools(pools: list[dict[str, Any]], oob: str = "") -> Markup:
+    """A player's card of the table's pools (those of no character): hidden while there are none."""
+    shared = [(f"pool-{pool['id']}", pool_row(pool)) for pool in pools if not pool.get("owner")]
+    head = (
+        f'<section id="pools" class="card"{oob}{"" if shared else " hidden"}>\n'
+        '  <h2>Table pools</h2>\n  <ul class="pools">'
+    )
+    return Markup(in_rows(head, shared, "</ul>\n</section>\n"))
+
+
+def every_pool(pools: list[dict[str, Any]], oob: str = "") -> Markup:
+    """The GM's list of every pool, each with its owner's name, or a line saying there are none yet."""
+    head = f'<ul id="pools" class="pools"{oob}>\n'
+    if not pools:
+        return Markup(f'{head}<li class="muted">No pools yet (Good Karma, Fate, Ammo\u2026).</li>\n</ul>\n')
+    return Markup(in_rows(head, [(f"pool-{pool['id']}", pool_row(pool)) for pool in pools], "\n</ul>\n"))
 
 
 def _step(pid: Markup, name: Markup, delta: int, off: bool) -> str:

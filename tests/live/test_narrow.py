@@ -48,3 +48,49 @@ def test_text_that_is_not_a_whole_tag_is_no_element():
         '<li hx-swap-oob="morph" id="pool-a">A <b>2</b></li>'
     )
     assert narrow.narrow(open_tag + "x", open_tag + "y") is None
+
+
+def _by_tags(old: str, new: str) -> str | None:
+    """`narrow` as it reads any block: by its tags, the rows it was drawn as forgotten."""
+    kept = dict(narrow._drawn_rows)
+    narrow._drawn_rows.clear()
+    try:
+        return narrow.narrow(old, new)
+    finally:
+        narrow._drawn_rows.update(kept)
+
+
+def test_a_block_drawn_as_rows_narrows_as_its_tags_would():
+    from app.realtime.render import OOB
+    from app.realtime.rows import every_pool, table_pools
+
+    def pool(pid: str, value: int, **more) -> dict:
+        return {"id": pid, "name": pid.title(), "value": value, "min": 0, "max": 3, "can_adjust": True,
+                "hidden": False, "owner": None, "owner_name": None, **more}  # fmt: skip
+
+    before = [pool("gold", 1), pool("luck", 2), pool("doom", 0)]
+    afters = [
+        [pool("gold", 2), pool("luck", 2), pool("doom", 0)],  # one value
+        [pool("gold", 1), pool("luck", 3), pool("doom", 0)],  # to its bound: a step turns off
+        [pool("gold", 1), pool("luck", 2), pool("doom", 0, hidden=True)],  # the last row
+        [pool("gold", 0), pool("luck", 3), pool("doom", 0)],  # two rows: the block
+        [pool("gold", 1), pool("luck", 2)],  # a row gone
+        [pool("gold", 1), pool("doom", 0), pool("luck", 2)],  # reordered
+        [pool("gold", 1), pool("luck", 2), pool("doom", 0), pool("ammo", 3)],  # a row more
+        [pool("gold", 1, owner="c1", owner_name="Ann"), pool("luck", 2), pool("doom", 0)],  # a character's
+        [],
+    ]
+    narrowed = 0
+    for card in (table_pools, every_pool):
+        for oob in ("", OOB):
+            for after in afters:
+                old, new = card(before, oob), card(after, oob)
+                found = narrow.narrow(str(old), str(new))
+                assert found == _by_tags(str(old), str(new)), (card.__name__, after)
+                narrowed += found is not None
+    # The three one-row changes narrow on both cards; a pool given to a character leaves the players' card
+    # (its rows change) and is one row on the GM's list.
+    assert narrowed == 4 * 3 + 2
+    assert narrow.narrow(str(table_pools(before)), str(table_pools(afters[0]))).startswith(
+        '<li hx-swap-oob="morph" class="pool" id="pool-gold">'
+    )

@@ -147,3 +147,39 @@ def test_a_pool_steps_form_is_a_command_form_as_the_macro_draws_one():
     (drawn,) = _forms(macro)
     step = _forms(pool_row(_pool()))[0]
     assert step == drawn
+
+
+_CARDS = [("pages/player.html", "pools"), ("pages/gm.html", "pools")]
+_POOL_SETS = [
+    [],
+    [_pool(owner="c1", owner_name="Ann")],  # only a character's: the players' card hidden
+    [_pool(), _pool(id="luck", name="Luck", owner="c1", owner_name="Ann", value=1, max=None)],
+    [_pool(name="A <b>&", hidden=True), _pool(id="doom", name="Doom", can_adjust=False, value=-2, min=None)],
+]
+
+
+def test_the_pools_cards_drawn_in_python_are_their_templates_blocks():
+    from jinja2_fragments import render_block
+
+    assert set(_CARDS) <= set(render.IN_PYTHON)
+    for template, block in _CARDS:
+        for pools in _POOL_SETS:
+            for oob in (render.Markup(""), render.OOB):
+                context = {"v": {"pools": pools}, "oob": oob}
+                drawn = render.block_drawer(template, block)(context)
+                assert drawn == render_block(render.ENV, template, block, context), (template, pools, oob)
+                assert type(drawn) is str  # cut and joined by a push without escaping anything again
+
+
+def test_the_players_card_shows_the_tables_pools_and_the_gms_list_every_pool():
+    from app.realtime.rows import every_pool, table_pools
+
+    pools = _POOL_SETS[2]
+    players = table_pools(pools)
+    assert 'id="pool-gold"' in players and 'id="pool-luck"' not in players
+    assert players.startswith('<section id="pools" class="card">')
+    assert table_pools(_POOL_SETS[1]).startswith('<section id="pools" class="card" hidden>')
+    gms = every_pool(pools, render.OOB)
+    assert gms.startswith('<ul id="pools" class="pools" hx-swap-oob="morph">')
+    assert 'id="pool-gold"' in gms and "<small>Ann</small> Luck" in gms
+    assert "No pools yet" in every_pool([]) and "No pools yet" not in gms
