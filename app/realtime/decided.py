@@ -75,8 +75,25 @@ def _sheets_moved(old: CampaignState, new: CampaignState) -> frozenset[str]:
     """The characters whose part of a sheet is not what it was: a phone none of whose characters is among
     them has the `mine` it had (`_own` of each state is made of equal parts), worked out once a push
     instead of once a phone."""
+    if old.participants is new.participants and old.seats is new.seats:
+        pools, tracks = _owners_moved(old.pools, new.pools), _owners_moved(old.tracks, new.tracks)
+        if pools is not None and tracks is not None:
+            return frozenset(owner for owner in pools | tracks if owner is not None)
     before, after = _sheets(old), _sheets(new)
     return frozenset(pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid))
+
+
+def _owners_moved(before: tuple[Any, ...], after: tuple[Any, ...]) -> set[str | None] | None:
+    """The owners of the pools (or tracks) not where they were, by place and identity: a sheet holds its
+    character's in order, so a character none of whose is among them has the same ones in the same order.
+    None when the list grew or shrank (every sheet is compared then). A pool change moves one pool, and
+    this looks at the pools rather than build and compare every character's sheet (sixty-four a push at a
+    table of sixty-four)."""
+    if before is after:
+        return set()
+    if len(before) != len(after):
+        return None
+    return {x.owner for was, now in zip(before, after, strict=True) if was is not now for x in (was, now)}
 
 
 # The names of a page's context (`render.page_context`, `render.live_context`) but the view and the log
@@ -302,6 +319,7 @@ class Decided:
                 if slot.part is None
                 else render.part_context(self.game, self.state, viewer, page, slot.part)
             )
+            version = self.memo.reads_version
             if ctx is not None:
                 try:
                     html = self.memo.drawn(template, block, ctx, draw)
@@ -312,8 +330,10 @@ class Decided:
                 html = self.memo.render(render.ENV, template, block, self.memo.prints(ctx), draw)
             # Kept under what it read as known now: a render that read a key no earlier render of the
             # block had read is found only by viewers decided alike for that key too.
-            known = self._slot(template, block, slot.out, self.reads(template, block)[0])
-            self._drawn[self._alike(known, viewer, now)] = html
+            if self.memo.reads_version != version:
+                slot = self._slot(template, block, slot.out, self.reads(template, block)[0])
+                alike = self._alike(slot, viewer, now)
+            self._drawn[alike] = html
         return html
 
 

@@ -247,3 +247,48 @@ def test_a_push_of_the_kind_of_the_last_finds_its_pages_touched_blocks_kept(clie
         _push(room)
         assert bool(walked) == walks, (command, walked)
         assert not decided.MISMATCHES, (command, decided.MISMATCHES)
+
+
+def _sheets_compared(old, new) -> frozenset[str]:
+    """The characters whose sheets differ, every sheet built and compared."""
+    before, after = decided._sheets(old), decided._sheets(new)
+    return frozenset(pid for pid in before.keys() | after.keys() if before.get(pid) != after.get(pid))
+
+
+def test_the_sheets_a_change_moves_are_found_from_its_pools_and_tracks_as_every_sheet_compared_finds_them():
+    from app.rules.campaign.state import CampaignState, Participant, Pool, Track
+
+    heroes = tuple(Participant(id=f"c{n}", name=f"Hero {n}", owner=f"s{n}") for n in range(4))
+    gold, luck1, fate1, luck2 = (
+        Pool(id="gold", name="Gold", value=3),
+        Pool(id="luck1", name="Luck", owner="c1"),
+        Pool(id="fate1", name="Fate", owner="c1"),
+        Pool(id="luck2", name="Luck", owner="c2"),
+    )
+    harm, doom = Track(id="harm1", name="Harm", total=4, owner="c1"), Track(id="doom", name="Doom", total=4)
+    old = CampaignState(
+        id="t", name="T", system="generic", participants=heroes, pools=(gold, luck1, fate1, luck2),
+        tracks=(harm, doom),
+    )  # fmt: skip
+
+    def with_(**fields) -> CampaignState:
+        return old.model_copy(update=fields)
+
+    # Each change, and the characters found moved: those whose sheets differ.
+    changes = [
+        (with_(pools=(gold.model_copy(update={"value": 4}), luck1, fate1, luck2)), set()),
+        (with_(pools=(gold, luck1.model_copy(update={"value": 2}), fate1, luck2)), {"c1"}),
+        (with_(pools=(gold, luck1.model_copy(update={"owner": "c3"}), fate1, luck2)), {"c1", "c3"}),
+        (with_(pools=(gold, fate1, luck1, luck2)), {"c1"}),  # a hero's two pools in another order
+        (with_(pools=(gold, luck1, fate1, luck2, Pool(id="ammo", name="Ammo", owner="c0"))), {"c0"}),
+        (with_(tracks=(harm.model_copy(update={"filled": 1}), doom)), {"c1"}),
+        (with_(tracks=(harm, doom.model_copy(update={"filled": 2}))), set()),
+        (with_(participants=(heroes[0].model_copy(update={"name": "X"}), *heroes[1:])), {"c0"}),
+        (with_(seq=5), set()),
+    ]
+    for new, moved in changes:
+        assert decided._sheets_moved(old, new) == _sheets_compared(old, new) == moved, moved
+    # Two heroes' pools trading places leave each hero's own as they were: found moved all the same (a
+    # phone too many works its sheet out again; none too few).
+    traded = with_(pools=(gold, luck2, fate1, luck1))
+    assert _sheets_compared(old, traded) == {"c1"} and decided._sheets_moved(old, traded) == {"c1", "c2"}
