@@ -285,8 +285,12 @@ class Decided:
             now[MINE] = _own(state, viewer)
         changed: dict[str, str] = {}
         for slot in self.touched(page):
-            if not slot.redrawn and all(now[name] == last.get(name, MISSING) for name in slot.compare):
-                continue  # read only what is, for this viewer, as it was
+            if not slot.redrawn:
+                for name in slot.compare:
+                    if now[name] != last.get(name, MISSING):
+                        break
+                else:
+                    continue  # read only what is, for this viewer, as it was
             html = self._draw(viewer, page, slot, now, context_of)
             before = held.get(slot.out)
             if html is not before and html != before:

@@ -22,7 +22,7 @@ from app.realtime import log as log_of
 from app.realtime import render
 from app.realtime.conn import Conn
 from app.realtime.log import log_entries
-from app.realtime.push import Push
+from app.realtime.push import IdCounts, Push
 from app.rules import registry
 from app.rules.campaign.state import CampaignState
 from app.rules.game import Game
@@ -67,6 +67,7 @@ class Room:
         self.recent: list[Event] = []  # the log's last page, kept so a push reads only the new events
         self.public_log: log_of.PublicLog | None = None  # the last push's log as whoever sees all of it
         self.memo = render.BlockMemo()  # each distinct block rendered once, whichever views share it
+        self.id_counts: IdCounts = {}  # how often a narrowed element's id is in each block (push.py)
         # The players' list of the others, by the state tuples it reads (render.shared_people): kept
         # from push to push, so a phone's next push finds it the same object, not an equal one.
         self.people: dict[Any, Any] = {}
@@ -135,9 +136,10 @@ class Room:
         meanwhile makes the rest of this push stale: it stops, and the next push (already poked) brings
         those sockets straight to the newest state, the most behind first."""
         state = snap.state
-        seats = {seat.id: seat for seat in state.seats}  # one pass, not a search per socket
+        seats = state.by_id("seats")  # kept with the state's seats: no search per socket, no pass per push
         viewers: dict[tuple, Viewer] = {}  # by view key: sockets of one key see exactly the same
-        html: dict[tuple, list[Conn]] = defaultdict(list)
+        html: dict[tuple, list[Conn]] = {}
+        behind: dict[tuple, int] = {}  # the lowest seq a view's sockets hold
         data: dict[tuple, list[Conn]] = defaultdict(list)
         for conn in list(self.conns):
             seat = seats.get(conn.seat_id)
@@ -148,11 +150,17 @@ class Room:
                 continue
             viewer, key = conn.seen(state)
             viewers.setdefault(key, viewer)
-            (html[key] if conn.fmt == "html" else data[(key, conn.seq)]).append(conn)
+            if conn.fmt != "html":
+                data[(key, conn.seq)].append(conn)
+            elif key in html:
+                html[key].append(conn)
+                behind[key] = min(behind[key], conn.seq)
+            else:
+                html[key], behind[key] = [conn], conn.seq
         for (key, since), conns in data.items():
             self._send_json(snap, viewers[key], since, conns)
-        behind_first = sorted(html.items(), key=lambda item: min(c.seq for c in item[1]))
-        push = Push(state.seq)
+        behind_first = sorted(html.items(), key=lambda item: behind[item[0]])
+        push = Push(state.seq, self.id_counts)
         last = self.pushed
         decided = None
         if snap.game.deciders is not None and last is not None and last.seq == self.seq and html:

@@ -14,14 +14,26 @@ from typing import Any
 from app.realtime import pieces, render
 from app.realtime.narrow import NARROWED, narrow
 
+# What a room keeps of how often an id is in each block, from push to push: a phone's own blocks (its
+# sheet, its roll buttons) are the same strings push after push, and counting a narrowed row's id in them
+# again was a fifth of a pool change's work per phone. Bounded by the text it holds alive.
+IdCounts = dict[str, "_Counts"]
+ID_COUNTS_CHARS = 4_000_000
+ID_COUNTS_NEEDLES = 32
+
 
 class Push:
-    """The shared work of one push: kept for the push only (its strings' ids stay theirs meanwhile)."""
+    """The shared work of one push: kept for the push only (its strings' ids stay theirs meanwhile).
+    `counts`: the room's counts of ids in blocks, kept from its last push (`IdCounts`)."""
 
-    def __init__(self, seq: int) -> None:
+    def __init__(self, seq: int, counts: IdCounts | None = None) -> None:
         self.marker = render.seq_marker(seq)
         self._narrowed: dict[tuple[str, str, str], str | None] = {}
-        self._counts: dict[str, _Counts] = {}
+        if counts is not None and (
+            len(counts) > ID_COUNTS_NEEDLES or sum(c.chars for c in counts.values()) > ID_COUNTS_CHARS
+        ):
+            counts.clear()
+        self._counts: IdCounts = {} if counts is None else counts
         # Each changed element worked out once per (old, new) pair, with the counts of its id.
         self._elements: dict[tuple[str, str, str], tuple[str | None, _Counts | None]] = {}
         self._appends: dict[tuple[int, int], tuple[Any, Any, str | None]] = {}
@@ -75,13 +87,15 @@ class Push:
 
 
 class _Counts(dict[str, int]):
-    """How often an id is in each block: counted once per block of the push, whichever views share it
-    (a block is found by its text, whose hash Python keeps: a look-up per block, not a count)."""
+    """How often an id is in each block: counted once per block, whichever views share it (a block is
+    found by its text, whose hash Python keeps: a look-up per block, not a count)."""
 
     def __init__(self, needle: str) -> None:
         super().__init__()
         self.needle = needle
+        self.chars = 0  # the text of the blocks counted, kept alive as keys
 
     def __missing__(self, html: str) -> int:
         found = self[html] = html.count(self.needle)
+        self.chars += len(html)
         return found

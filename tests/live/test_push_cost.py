@@ -259,3 +259,32 @@ def test_a_change_inside_one_element_with_an_id_is_that_element_and_anything_els
     # A change in the block's own element (no inner element holds it): the whole block.
     assert narrow.narrow(old, old.replace("<ul>", "<ul class='x'>")) is None
     assert narrow.narrow(old, old) is None
+
+
+def test_a_narrowed_rows_id_is_counted_in_each_phones_own_blocks_once_not_at_every_push(client, monkeypatch):
+    from app.realtime import push
+
+    table, phones = _table(client)
+    room, _ = _room(client, table, phones[:8])
+    _push(room)
+    counted: list[str] = []
+    missing = push._Counts.__missing__
+
+    def counting(self, html: str) -> int:
+        counted.append(html)
+        return missing(self, html)
+
+    monkeypatch.setattr(push._Counts, "__missing__", counting)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    first = len(counted)
+    assert first >= 8  # each phone's own blocks (its sheet, its roll buttons), and the blocks they share
+    counted.clear()
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    # Only the new pools card is counted: every other block is the text the last push counted.
+    assert counted and all('id="pools"' in html for html in counted), [h[:40] for h in counted]
+    # What the room keeps is bounded by the text it holds alive.
+    monkeypatch.setattr(push, "ID_COUNTS_CHARS", 10)
+    push.Push(1, room.id_counts)
+    assert room.id_counts == {}
