@@ -136,16 +136,18 @@ class Room:
         meanwhile makes the rest of this push stale: it stops, and the next push (already poked) brings
         those sockets straight to the newest state, the most behind first."""
         state = snap.state
-        seats = state.by_id("seats")  # kept with the state's seats: no search per socket, no pass per push
+        seats = state.seats
         viewers: dict[tuple, Viewer] = {}  # by view key: sockets of one key see exactly the same
         html: dict[tuple, list[Conn]] = {}
         behind: dict[tuple, int] = {}  # the lowest seq a view's sockets hold
         data: dict[tuple, list[Conn]] = defaultdict(list)
         for conn in list(self.conns):
-            seat = seats.get(conn.seat_id)
-            if seat is None or seat.revoked:
-                conn.close(4403, "This seat was removed from the table.")
-                continue
+            if conn.seats_checked is not seats:  # once per socket and list of seats, not once per push
+                seat = state.seat(conn.seat_id)
+                if seat is None or seat.revoked:
+                    conn.close(4403, "This seat was removed from the table.")
+                    continue
+                conn.seats_checked = seats
             if conn.seq >= state.seq:
                 continue
             viewer, key = conn.seen(state)
