@@ -10,6 +10,7 @@ every viewer who held the same old block and gets the same new one.
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -134,6 +135,7 @@ class Rows(NamedTuple):
 
 ROWS_KEPT = 256
 _drawn_rows: OrderedDict[str, Rows] = OrderedDict()
+_rows_lock = threading.Lock()  # pages are drawn in worker threads too, pushes on the loop
 
 
 def in_rows(head: str, rows: Sequence[tuple[str, str]], tail: str) -> str:
@@ -143,9 +145,10 @@ def in_rows(head: str, rows: Sequence[tuple[str, str]], tail: str) -> str:
     ids = tuple(ident for ident, _ in rows)
     texts = tuple(str(text) for _, text in rows)  # plain: a Markup row would escape the OOB added to it
     html = head + "".join(texts) + tail
-    _drawn_rows[html] = Rows(head, ids, texts, tail)
-    if len(_drawn_rows) > ROWS_KEPT:
-        _drawn_rows.popitem(last=False)
+    with _rows_lock:
+        _drawn_rows[html] = Rows(head, ids, texts, tail)
+        if len(_drawn_rows) > ROWS_KEPT:
+            _drawn_rows.popitem(last=False)
     return html
 
 
@@ -171,9 +174,11 @@ def narrow(old: str, new: str) -> str | None:
     when that is the block itself (send it whole) or the text does not let us be sure."""
     if old == new:
         return None
-    old_rows, new_rows = _drawn_rows.get(old), _drawn_rows.get(new)
+    with _rows_lock:
+        old_rows, new_rows = _drawn_rows.get(old), _drawn_rows.get(new)
+        if old_rows is not None:
+            _drawn_rows.move_to_end(old)  # the card the room's phones hold: kept while they hold it
     if old_rows is not None and new_rows is not None:
-        _drawn_rows.move_to_end(old)
         return _narrow_rows(old_rows, new_rows)
     start, tail = _common(old, new)
     open_new = _open_at(new, start)
