@@ -277,7 +277,7 @@ class Room:
             deciding.check(page, context_of(), blocks, str(key))
         self.rendered[key], self.logs[key] = blocks, lines
         parts = {name: push.part(name, held.get(name), html, blocks) for name, html in changed.items()}
-        diff = push.message(render.in_page_order(page, parts, log))
+        diff = push.diff(page, parts, log)
         for conn in conns:
             conn.push(diff)
             conn.seq = state.seq

@@ -38,6 +38,7 @@ class Push:
         self._elements: dict[tuple[str, str, str], tuple[str | None, _Counts | None]] = {}
         self._appends: dict[tuple[int, int], tuple[Any, Any, str | None]] = {}
         self._messages: dict[tuple[int, ...], tuple[tuple[str, ...], str]] = {}
+        self._diffs: dict[tuple[Any, ...], str] = {}
         self.narrowings = 0  # how many (old, new) pairs were compared: once per pair, not per viewer
 
     def log_append(self, old: list[str], new: list[str]) -> str | None:
@@ -75,6 +76,15 @@ class Push:
         if found is None or counts is None:
             return new
         return found if sum(map(counts.__getitem__, page.values())) == 1 else new
+
+    def diff(self, page: str, parts: dict[str, str], log: str | None) -> str:
+        """`message` of the changed parts in the page's order with the log's append: one look-up for each
+        phone after the first that sends the same (the parts and the log are the push's shared strings)."""
+        key = (page, log, *parts.items())
+        hit = self._diffs.get(key)
+        if hit is None:
+            hit = self._diffs[key] = self.message(render.in_page_order(page, parts, log))
+        return hit
 
     def message(self, parts: list[str]) -> str:
         """The parts and the seq marker as one message, one string for every viewer sending the same."""

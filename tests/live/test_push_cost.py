@@ -288,3 +288,19 @@ def test_a_narrowed_rows_id_is_counted_in_each_phones_own_blocks_once_not_at_eve
     monkeypatch.setattr(push, "ID_COUNTS_CHARS", 10)
     push.Push(1, room.id_counts)
     assert room.id_counts == {}
+
+
+def test_a_pushs_diff_is_its_parts_in_the_pages_order_put_together_once_for_the_phones_that_send_it():
+    from app.realtime.push import Push
+
+    push = Push(7)
+    pools, mine, log = '<li id="pool-a">1</li>', '<section id="mine">x</section>', "<ol>new</ol>"
+    for page in ("player", "gm"):
+        for parts, added in (({"pools": pools}, log), ({"pools": pools, "mine": mine}, None), ({}, log)):
+            first = push.diff(page, dict(parts), added)
+            assert first == push.message(render.in_page_order(page, parts, added))
+            assert first.endswith(render.seq_marker(7))
+            assert push.diff(page, dict(parts), added) is first  # another phone sending the same: one string
+    # What differs in a part, its place or the log is another message.
+    assert push.diff("player", {"pools": pools}, log) != push.diff("player", {"pools": pools + " "}, log)
+    assert push.diff("player", {"pools": pools}, log) != push.diff("player", {"pools": pools}, None)
