@@ -10,7 +10,7 @@ from typing import Any, TypeVar, cast
 from app.rules import dice
 from app.rules.campaign.state import CampaignState
 from app.rules.contract.deciders import decider, gm_or_not, role_and_characters
-from app.rules.contract.frozen import kept_table
+from app.rules.contract.frozen import kept, kept_table
 from app.rules.errors import InputError
 from app.rules.generic.commands import may_change_pool, may_change_track, owner_hidden
 from app.rules.system import Band, Event, Option, Viewer
@@ -58,6 +58,16 @@ def _mine_among(viewer: Viewer, ids: Iterable[str | None]) -> frozenset[str]:
     return viewer.participants.intersection(ids) if viewer.participants else frozenset()
 
 
+def _mine_owning(state: CampaignState, viewer: Viewer, kind: str) -> frozenset[str]:
+    """`_mine_among` the owners of the state's pools (or tracks): the owners gathered once a state, not
+    once a viewer (a push asks it of every phone)."""
+    if not viewer.participants:
+        return frozenset()
+    items = getattr(state, kind)
+    owners = kept(state, f"_owners.{kind}", (items,), lambda: frozenset(i.owner for i in items))
+    return viewer.participants & owners
+
+
 def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
     gm = viewer.is_gm
     parts = kept_table(state, "_generic_parts", _PARTS_KEPT)
@@ -66,14 +76,14 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
             parts,
             "pools",
             (state.pools, state.participants),
-            (viewer.role, _mine_among(viewer, (p.owner for p in state.pools))),
+            (viewer.role, _mine_owning(state, viewer, "pools")),
             lambda: _pools(state, viewer),
         ),
         "tracks": _part(
             parts,
             "tracks",
             (state.tracks, state.participants),
-            (viewer.role, _mine_among(viewer, (t.owner for t in state.tracks))),
+            (viewer.role, _mine_owning(state, viewer, "tracks")),
             lambda: _tracks(state, viewer),
         ),
         "presets": _part(
@@ -100,7 +110,7 @@ def view(state: CampaignState, viewer: Viewer) -> dict[str, Any]:
 
 def _owners_mine(kind: str) -> Callable[[CampaignState, Viewer], Any]:
     """A part read by role and by which of the viewer's characters own its items (as `view` keys it)."""
-    return lambda state, viewer: (viewer.role, _mine_among(viewer, (i.owner for i in getattr(state, kind))))
+    return lambda state, viewer: (viewer.role, _mine_owning(state, viewer, kind))
 
 
 def _initiative_mine(state: CampaignState, viewer: Viewer) -> Any:
