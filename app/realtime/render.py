@@ -105,9 +105,10 @@ ENV.globals["mapui"] = ENV.get_template("partials/map.html").module
 # Live blocks drawn in Python: each template's block calls the same function, so a page and a push draw
 # the same text, and a push calls it without Jinja's context and block machinery (a pools card's draw,
 # docs/performance.md). As plain text: a block's text is cut and joined as a str, never escaped again.
+# A key the view lacks reads as nothing, as a template's `v.pools` would.
 IN_PYTHON: dict[tuple[str, str], Callable[[dict[str, Any]], str]] = {
-    ("pages/player.html", "pools"): lambda ctx: str(table_pools(ctx["v"]["pools"], ctx["oob"])),
-    ("pages/gm.html", "pools"): lambda ctx: str(every_pool(ctx["v"]["pools"], ctx["oob"])),
+    ("pages/player.html", "pools"): lambda ctx: str(table_pools(ctx["v"].get("pools") or (), ctx["oob"])),
+    ("pages/gm.html", "pools"): lambda ctx: str(every_pool(ctx["v"].get("pools") or (), ctx["oob"])),
 }
 
 

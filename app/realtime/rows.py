@@ -6,6 +6,7 @@ through these (`render.log_line`, the templates' `pool_row`), so a page and a pu
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -72,7 +73,7 @@ def pool_row(pool: dict[str, Any], show_owner: bool = True) -> Markup:
     return Markup("".join(parts))
 
 
-def table_pools(pools: list[dict[str, Any]], oob: str = "") -> Markup:
+def table_pools(pools: Sequence[dict[str, Any]], oob: str = "") -> Markup:
     """A player's card of the table's pools (those of no character): hidden while there are none."""
     shared = [(f"pool-{pool['id']}", pool_row(pool)) for pool in pools if not pool.get("owner")]
     head = (
@@ -82,7 +83,7 @@ def table_pools(pools: list[dict[str, Any]], oob: str = "") -> Markup:
     return Markup(in_rows(head, shared, "</ul>\n</section>\n"))
 
 
-def every_pool(pools: list[dict[str, Any]], oob: str = "") -> Markup:
+def every_pool(pools: Sequence[dict[str, Any]], oob: str = "") -> Markup:
     """The GM's list of every pool, each with its owner's name, or a line saying there are none yet."""
     head = f'<ul id="pools" class="pools"{oob}>\n'
     if not pools:

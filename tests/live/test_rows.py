@@ -169,6 +169,9 @@ def test_the_pools_cards_drawn_in_python_are_their_templates_blocks():
                 drawn = render.block_drawer(template, block)(context)
                 assert drawn == render_block(render.ENV, template, block, context), (template, pools, oob)
                 assert type(drawn) is str  # cut and joined by a push without escaping anything again
+        # A view without pools reads as none, as the template's `v.pools` does.
+        bare = {"v": {}, "oob": render.OOB}
+        assert render.block_drawer(template, block)(bare) == render_block(render.ENV, template, block, bare)
 
 
 def test_the_players_card_shows_the_tables_pools_and_the_gms_list_every_pool():
