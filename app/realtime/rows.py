@@ -1,8 +1,10 @@
 """Rows a push draws most often, written in Python: a log line (every command adds one) and a pool's row
 (every pool change redraws its card). The first phone of a push draws them before anything is sent; as
 Jinja macros, with their dice and their two `{% call %}` forms, they were about 80 and 60 µs of its wait
-(docs/performance.md, ninth session); the same markup here costs a few. The pages and the pushes both draw
-through these (`render.log_line`, the templates' `pool_row`), so a page and a push never differ."""
+(docs/performance.md, ninth session); the same markup here costs a few. The pools cards around the rows
+are here too (eleventh session), drawn as rows a push narrows by (`narrow.in_rows`). The pages and the
+pushes both draw through these (`render.log_line`, the templates' `pool_row`, `table_pools`,
+`every_pool`), so a page and a push never differ."""
 
 from __future__ import annotations
 
