@@ -74,7 +74,13 @@ class SeatCache:
         self._kept: OrderedDict[tuple[str, str], tuple[float, SeatAuth]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, campaign_id: str, token_hash: str, state: CampaignState | None) -> SeatAuth | None:
+    def get(
+        self, campaign_id: str, token_hash: str, state: CampaignState | None, acting: bool = False
+    ) -> SeatAuth | None:
+        """The seat kept for this token, or None. `acting`: for a command, whose seat is checked again
+        against the state it decides on; the entry's age does not matter then (a token names one seat
+        for good: seats are revoked, never given another token), so a busy table's commands never wait
+        on a read because an entry grew old."""
         key = (campaign_id, token_hash)
         with self._lock:
             kept = self._kept.get(key)
@@ -83,7 +89,7 @@ class SeatCache:
             since, seat = kept
             info = state.seat(seat.seat_id) if state is not None else None
             stale = state is not None and (info is None or info.revoked or info.name != seat.name)
-            if stale or self.clock() - since > self.ttl:
+            if stale or (not acting and self.clock() - since > self.ttl):
                 del self._kept[key]
                 return None
             self._kept.move_to_end(key)
@@ -149,9 +155,12 @@ def seat_for(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None
     return seat
 
 
-async def seat_for_async(fray: Fray, campaign_id: str, token: str | None) -> SeatAuth | None:
-    """The web layer's way to a seat: one authenticated lately needs neither a read nor a worker thread."""
+async def seat_for_async(
+    fray: Fray, campaign_id: str, token: str | None, acting: bool = False
+) -> SeatAuth | None:
+    """The web layer's way to a seat: one authenticated lately needs neither a read nor a worker thread.
+    `acting`: the seat is for a command (`SeatCache.get`)."""
     if not _well_formed(campaign_id, token):
         return None
-    known = fray.seats.get(campaign_id, hash_token(token or ""), fray.states.get(campaign_id))
+    known = fray.seats.get(campaign_id, hash_token(token or ""), fray.states.get(campaign_id), acting)
     return known or await fray.db.run_read(seat_for, fray, campaign_id, token)

@@ -79,10 +79,10 @@ def check_origin(request: Request, fray: Fray) -> None:
         raise HTTPException(403, "This request came from another site, so it was refused.")
 
 
-async def _seat(request: Request, campaign_id: str) -> SeatAuth | None:
+async def _seat(request: Request, campaign_id: str, acting: bool = False) -> SeatAuth | None:
     fray = get_fray(request)
     token, from_cookie = token_of(request, campaign_id)
-    seat = await seat_for_async(fray, campaign_id, token) if token else None
+    seat = await seat_for_async(fray, campaign_id, token, acting) if token else None
     if seat and from_cookie and request.method not in ("GET", "HEAD", "OPTIONS"):
         check_origin(request, fray)
     return seat
@@ -95,7 +95,17 @@ async def optional_seat(request: Request, campaign_id: str) -> SeatAuth | None:
 
 
 async def required_seat(request: Request, campaign_id: str) -> SeatAuth:
-    seat = await _seat(request, campaign_id)
+    return await _required(request, campaign_id)
+
+
+async def command_seat(request: Request, campaign_id: str) -> SeatAuth:
+    """The seat of a command's caller: a command checks its seat again against the state it decides on
+    (app/services/commands.py), so a seat this process knows needs no read however long ago it was."""
+    return await _required(request, campaign_id, acting=True)
+
+
+async def _required(request: Request, campaign_id: str, acting: bool = False) -> SeatAuth:
+    seat = await _seat(request, campaign_id, acting)
     if seat is None:
         token, _ = token_of(request, campaign_id)
         if token:
@@ -115,6 +125,7 @@ async def gm_seat(seat: Annotated[SeatAuth, Depends(required_seat)]) -> SeatAuth
 
 
 SeatDep = Annotated[SeatAuth, Depends(required_seat)]
+CommandSeatDep = Annotated[SeatAuth, Depends(command_seat)]
 OptionalSeatDep = Annotated[SeatAuth | None, Depends(optional_seat)]
 GmDep = Annotated[SeatAuth, Depends(gm_seat)]
 

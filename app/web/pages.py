@@ -20,6 +20,7 @@ from app.services.auth import SeatAuth, seat_for_async
 from app.services.context import Fray
 from app.web.deps import (
     COOKIE_PREFIX,
+    CommandSeatDep,
     FrayDep,
     GmDep,
     SeatDep,
@@ -282,7 +283,7 @@ async def replay_page(
 
 
 @router.post("/c/{campaign_id}/commands")
-async def command(campaign_id: str, request: Request, seat: SeatDep, fray: FrayDep):
+async def command(campaign_id: str, request: Request, seat: CommandSeatDep, fray: FrayDep):
     """A form from a page, run as a command. HTMX gets a short confirmation; the socket brings the rest.
     A form sent as HTMX sends it is answered before it gets here (app/web/quick_commands.py)."""
     return await form_command(request, campaign_id, seat, fray)

@@ -5,7 +5,7 @@ Every tap of every phone is a command, and the framework's way to its route cost
 the JSON route's about 1.3 ms of the 4 ms from the request reaching the app to the first phone holding
 the change (bench/fanout.py's first viewer), and a page's form about 1.5 ms of 2.2, walking every route
 before its own twice (docs/performance.md). Here it is a path split, and the seat found as the routes
-find it (`deps.required_seat`).
+find it (`deps.command_seat`).
 
 It takes only what it can answer exactly as the routes would, and both routes then run the same function:
 - `POST /api/campaigns/{id}/commands` (`campaigns.command_reply`): a body read whole, sent as
@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.services.auth import SeatAuth
 from app.web.api.campaigns import command_reply
-from app.web.deps import get_fray, required_seat
+from app.web.deps import command_seat, get_fray
 from app.web.pages import form_command
 
 # Level 5, not Starlette's 9: on a GM's reply listing 300 walls (33 KB of JSON), 9 took 1.8 ms to save
@@ -108,7 +108,7 @@ async def _answer(scope: Scope, receive: Receive, send: Send, campaign_id: str, 
     """The seat found as the routes find it, the command answered, an error as the app's handlers do."""
     request = Request(scope, receive)
     try:
-        response = await answer(request, await required_seat(request, campaign_id))
+        response = await answer(request, await command_seat(request, campaign_id))
     except Exception as error:
         handler = _handler(scope, error)
         if handler is None:

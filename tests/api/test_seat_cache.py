@@ -3,6 +3,10 @@ removed seat still stops at once, in this process and, for anything it would do,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event
 
@@ -59,10 +63,28 @@ def test_an_entry_lasts_its_ttl_and_the_cache_its_size():
     assert cache.get("c1", "h0", None) is None and cache.get("c1", "h2", None) == ANN
 
 
-def test_requests_at_a_table_read_the_seat_once(client, table: Table):
-    ann = table.join("Ann")
-    table.view(ann)
-    seat_reads = []
+def test_a_command_s_seat_is_trusted_past_its_ttl_but_never_past_the_state():
+    """A command checks its seat against the state it decides on, so its look-up ignores the entry's age
+    (a token names one seat for good); what the state shows still drops the entry."""
+    clock = Clock()
+    cache = SeatCache(ttl=10, clock=clock)
+    cache.put("h", ANN)
+    clock.now += 11
+    shown = state_with(SeatInfo(id="s1", name="Ann", role="player"))
+    assert cache.get("c1", "h", shown, acting=True) == ANN
+    assert cache.get("c1", "h", None, acting=True) == ANN
+    assert cache.get("c1", "h", shown) is None  # a read: the entry is too old, and dropped
+    assert cache.get("c1", "h", shown, acting=True) is None
+    cache.put("h", ANN)
+    clock.now += 11
+    revoked = state_with(SeatInfo(id="s1", name="Ann", role="player", revoked=True))
+    assert cache.get("c1", "h", revoked, acting=True) is None
+
+
+@contextmanager
+def _seat_reads(client) -> Iterator[list[str]]:
+    """The database reads of a seat by its token while the block runs."""
+    seat_reads: list[str] = []
 
     def count(conn, cursor, statement, *args):
         if "token_hash" in statement:
@@ -71,11 +93,38 @@ def test_requests_at_a_table_read_the_seat_once(client, table: Table):
     engine = client.app.state.fray.db.engine
     event.listen(engine, "before_cursor_execute", count)
     try:
+        yield seat_reads
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def test_a_busy_table_s_commands_never_read_their_seat_again(client, table: Table):
+    """Entries older than their ttl: commands (the API's and a page's form) still read no seat; a read of
+    the view looks the seat up again."""
+    ann = table.join("Ann")
+    table.view(ann)
+    client.app.state.fray.seats.ttl = -1.0  # every entry already too old for a read
+    with _seat_reads(client) as seat_reads:
+        for _ in range(3):
+            table.ok(ann, "generic.roll", expression="1d6", dice=[4])
+        form = client.post(
+            f"/c/{table.id}/commands",
+            data={"type": "generic.roll", "expression": "1d6", "dice:json": "[4]"},
+            headers={**ann.auth, "HX-Request": "true"},
+        )
+        assert form.status_code == 200, form.text
+        assert seat_reads == []
+        assert client.get(f"/api/campaigns/{table.id}", headers=ann.auth).status_code == 200
+        assert len(seat_reads) == 1
+
+
+def test_requests_at_a_table_read_the_seat_once(client, table: Table):
+    ann = table.join("Ann")
+    table.view(ann)
+    with _seat_reads(client) as seat_reads:
         for _ in range(3):
             table.ok(ann, "generic.roll", expression="1d6", dice=[4])
         assert client.get(f"/api/campaigns/{table.id}", headers=ann.auth).status_code == 200
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
     assert seat_reads == []
     # A token never seen is still looked up, and refused.
     unknown = client.get(f"/api/campaigns/{table.id}", headers={"Authorization": "Bearer nope"})
@@ -91,15 +140,20 @@ def test_a_seat_removed_here_is_refused_at_once(table: Table):
     assert table.send(ann, "generic.roll", expression="1d6", dice=[4]).status_code == 401
 
 
-def test_a_seat_removed_by_another_process_cannot_act_here(settings, table: Table):
+@pytest.mark.parametrize("long_ago", [False, True])
+def test_a_seat_removed_by_another_process_cannot_act_here(settings, table: Table, long_ago: bool):
     """Two apps on one database, as two processes: the second still holds Ann's seat in its cache when
-    the first removes her. She cannot act there, and after that refusal she cannot read there either."""
+    the first removes her. She cannot act there, and after that refusal she cannot read there either;
+    also when the entry over there is older than its ttl (a command's seat ignores the entry's age: the
+    state the command would be decided on refuses her)."""
     ann = table.join("Ann")
     with TestClient(create_app(settings), base_url="http://testserver") as other:
         there = Table(other, table.id, table.gm, table.invite, table.spectator)
         assert there.view(ann)["me"]["name"] == "Ann"  # cached over there
         r = table.http.post(f"/api/campaigns/{table.id}/seats/{ann.seat_id}/revoke", headers=table.gm.auth)
         assert r.status_code == 204, r.text
+        if long_ago:
+            other.app.state.fray.seats.ttl = -1.0
         refused = there.send(ann, "generic.roll", expression="1d6", dice=[4])
         assert refused.status_code == 401, refused.text
         assert refused.json()["detail"] == "This seat was removed from the table."

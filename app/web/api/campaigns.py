@@ -12,7 +12,7 @@ from app.services import campaigns, commands, reads
 from app.services.auth import SeatAuth
 from app.services.context import Fray
 from app.web.api.common import Strict, api_router, links
-from app.web.deps import FrayDep, SeatDep, base_url, limit_new_campaign, limit_seat
+from app.web.deps import CommandSeatDep, FrayDep, SeatDep, base_url, limit_new_campaign, limit_seat
 from app.web.replies import ReplyJSON
 from app.web.schemas import SEATED, CampaignCreated, CommandReply, View, errors
 
@@ -68,7 +68,7 @@ async def campaign_view(campaign_id: str, seat: SeatDep, fray: FrayDep, scene: s
 )
 async def command(
     campaign_id: str,
-    seat: SeatDep,
+    seat: CommandSeatDep,
     fray: FrayDep,
     payload: Annotated[dict[str, Any], Body(examples=[{"type": "generic.roll", "expression": "2d6"}])],
 ):
