@@ -35,9 +35,12 @@ def tune_garbage_collector() -> None:
     middle generation 120-140 ms about once a minute (docs/performance.md, 2026-11-26)."""
     import gc
 
+    from app.realtime import quiet_gc
+
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 1000)
+    quiet_gc.turn_on()  # and collected between pushes rather than inside them
 
 
 def share_the_interpreter_finely() -> None:

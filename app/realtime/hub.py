@@ -19,7 +19,7 @@ from typing import Any
 
 from app.realtime import decided as deciding
 from app.realtime import log as log_of
-from app.realtime import render
+from app.realtime import quiet_gc, render
 from app.realtime.conn import Conn
 from app.realtime.log import log_entries
 from app.realtime.push import IdCounts, Push
@@ -100,6 +100,7 @@ class Room:
                 snap = await self._load(self._json_since(), announced)
                 if snap.state.seq > self.seq:
                     await self._broadcast(snap)
+                    quiet_gc.after_push()
         except Exception:
             logger.exception("room %s failed to refresh", self.campaign_id)
 
