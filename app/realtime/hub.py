@@ -78,9 +78,6 @@ class Room:
         self.read_database = True
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
-        # A push's messages after its first view (and after each time it gives the loop back), written
-        # together once its views are drawn (`_broadcast`).
-        self.held: list[tuple[Conn, str]] | None = None
         self.task: asyncio.Task | None = None
 
     def poke(self) -> None:
@@ -138,13 +135,7 @@ class Room:
         each millisecond of views (past the first eight) so that a table of 200 seats never holds up
         another table's push, and a table of eight goes out in one go. A newer change announced
         meanwhile makes the rest of this push stale: it stops, and the next push (already poked) brings
-        those sockets straight to the newest state, the most behind first.
-
-        The first view's sockets are written at once, the rest together once every view is drawn (and
-        before each time the push gives the loop back). A write to a socket whose reader is on this host
-        (a proxy in front of Fray, the bench's client) wakes that reader, often on the core the push is
-        running on: woken between two views, it waited out the push's Python there while each of our
-        writes found it asleep again (64 phones: 24-31 µs between writes, 16-17 written together)."""
+        those sockets straight to the newest state, the most behind first."""
         state = snap.state
         seats = state.seats
         viewers: dict[tuple, Viewer] = {}  # by view key: sockets of one key see exactly the same
@@ -182,34 +173,17 @@ class Room:
         # The log grows on top of the last push's: each view's entries and lines are found from it.
         snap.described[log_of.BEFORE] = self.public_log
         held = time.perf_counter()
-        try:
-            for n, (key, conns) in enumerate(behind_first):
-                if n >= VIEWS_BEFORE_YIELD and time.perf_counter() - held > HOLD_LOOP_S:
-                    self._write_held()
-                    await asyncio.sleep(0)
-                    self.hub.busy()  # a push of 200 seats goes on for longer than the watch lingers
-                    held = time.perf_counter()
-                    if self.announced > state.seq:
-                        return
-                self._send_html(snap, key, conns, viewers[key], push, decided)
-                if self.held is None:
-                    self.held = []
-        finally:
-            self._write_held()
+        for n, (key, conns) in enumerate(behind_first):
+            if n >= VIEWS_BEFORE_YIELD and time.perf_counter() - held > HOLD_LOOP_S:
+                await asyncio.sleep(0)
+                self.hub.busy()  # a push of 200 seats goes on for longer than the watch lingers
+                held = time.perf_counter()
+                if self.announced > state.seq:
+                    return
+            self._send_html(snap, key, conns, viewers[key], push, decided)
         self.seq = state.seq
         self.pushed = state
         self.public_log = snap.described.get(log_of.PUBLIC)
-
-    def _out(self, conn: Conn, message: str) -> None:
-        if self.held is None:
-            conn.push(message)
-        else:
-            self.held.append((conn, message))
-
-    def _write_held(self) -> None:
-        held, self.held = self.held, None
-        for conn, message in held or ():
-            conn.push(message)
 
     def _send_html(
         self,
@@ -258,13 +232,13 @@ class Room:
         full = None
         for conn in conns:
             if diff is not None and conn.synced_key == key:
-                self._out(conn, diff)
+                conn.push(diff)
             else:
                 if full is None:
                     if whole_log is None:
                         whole_log = render.log_block(page, context, self.memo, key)
                     full = push.message(render.in_page_order(page, blocks, whole_log))
-                self._out(conn, full)
+                conn.push(full)
             conn.seq = state.seq
             conn.synced_key = key
         if snap.game.deciders is not None:
@@ -306,7 +280,7 @@ class Room:
         parts = {name: push.part(name, held.get(name), html, blocks) for name, html in changed.items()}
         diff = push.diff(page, parts, log)
         for conn in conns:
-            self._out(conn, diff)
+            conn.push(diff)
             conn.seq = state.seq
 
     def _send_json(self, snap: Snap, viewer: Viewer, since: int, conns: list[Conn]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from app.realtime import decided, hub, narrow, render
+from app.realtime import decided, narrow, render
 from app.realtime.conn import Conn
 from app.realtime.hub import Hub, Room
 from app.rules import registry
@@ -304,57 +304,3 @@ def test_a_pushs_diff_is_its_parts_in_the_pages_order_put_together_once_for_the_
     # What differs in a part, its place or the log is another message.
     assert push.diff("player", {"pools": pools}, log) != push.diff("player", {"pools": pools + " "}, log)
     assert push.diff("player", {"pools": pools}, log) != push.diff("player", {"pools": pools}, None)
-
-
-class _Writes:
-    """How many views the push had drawn when each phone's message was written (`clear` between pushes)."""
-
-    def __init__(self, monkeypatch, room: Room, sockets: dict[str, _Socket]) -> None:
-        self.at: list[int] = []
-        self.drawn = 0
-        send_html = Room._send_html
-
-        def counted(room: Room, *args, **kwargs) -> None:
-            send_html(room, *args, **kwargs)
-            self.drawn += 1
-
-        monkeypatch.setattr(Room, "_send_html", counted)
-        for conn in room.conns:
-            conn.send_now = lambda message, socket=sockets[conn.seat_id]: self.written(socket, message)
-
-    def written(self, socket: _Socket, message: str) -> bool:
-        socket.got.append(message)
-        self.at.append(self.drawn)
-        return True
-
-    def clear(self) -> None:
-        self.at, self.drawn = [], 0
-
-
-def test_a_push_writes_its_first_view_at_once_and_the_rest_together_after_every_view(client, monkeypatch):
-    """Each write to a socket on this host wakes its reader (the bench's client, a proxy in front of
-    Fray); woken between two views it competes with the rest of the push for the core. So the first
-    phone's message goes at once and the others' together, once every view is drawn."""
-    monkeypatch.setattr(hub, "HOLD_LOOP_S", 60.0)
-    table, phones = _table(client)
-    room, sockets = _room(client, table, phones)
-    writes = _Writes(monkeypatch, room, sockets)
-    _push(room)
-    assert writes.at == [0] + [PHONES] * (PHONES - 1)
-    writes.clear()
-    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
-    _push(room)
-    assert writes.at == [0] + [PHONES] * (PHONES - 1)
-    assert all(len(socket.got) == 2 for socket in sockets.values())
-
-
-def test_a_push_that_gives_the_loop_back_writes_what_it_holds_first(client, monkeypatch):
-    """A big table's push yields between views: no phone's message waits behind another table's work."""
-    monkeypatch.setattr(hub, "HOLD_LOOP_S", 0.0)
-    table, phones = _table(client)
-    room, sockets = _room(client, table, phones)
-    writes = _Writes(monkeypatch, room, sockets)
-    _push(room)
-    first = hub.VIEWS_BEFORE_YIELD
-    # What it held goes before it yields; the view after the yield goes at once, as a push's first.
-    assert writes.at == [0] + [first] * first + list(range(first + 1, PHONES))
