@@ -102,3 +102,18 @@ def test_a_room_s_push_tells_the_collector_and_a_room_with_nothing_new_does_not(
     assert told == [1]
     asyncio.run(refresh())  # nothing new since: no push, nothing to collect after
     assert told == [1]
+
+
+def test_fray_serve_turns_it_on_beside_its_collector_settings(monkeypatch):
+    import gc
+
+    from app import cli
+
+    for name in ("collect", "freeze", "set_threshold"):  # this test process keeps its own settings
+        monkeypatch.setattr(gc, name, lambda *args: None)
+    quiet_gc.turn_off()
+    try:
+        cli.tune_garbage_collector()
+        assert quiet_gc._on
+    finally:
+        quiet_gc.turn_off()
