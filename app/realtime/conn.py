@@ -44,7 +44,6 @@ class Conn:
         # `fray serve`'s protocol can write a message at once when nothing is queued (app/web/ws_protocol.py)
         self.send_now = getattr(ws, "scope", {}).get("extensions", {}).get("fray.send_now")
         self._seen: tuple[object, Viewer, tuple] | None = None  # (the characters, its viewer, its key)
-        self.seats_checked: object = None  # the state's seats its seat was last found in, not revoked
 
     def viewer(self, state: CampaignState) -> Viewer:
         if self.page == "table":

@@ -12,7 +12,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +53,27 @@ class Snap:
     described: dict = field(default_factory=dict)  # each event's log line, worded once for every view
 
 
+@dataclass
+class Groups:
+    """A room's sockets by view, as a push goes through them: kept while the sockets, the characters (a
+    viewer is made of them) and the seats (one may be revoked) are the same objects, so a push at a table
+    of 64 phones does not work out 64 viewers and keys again before its first phone's write."""
+
+    conns: frozenset[Conn]
+    participants: object
+    seats: object
+    html: list[tuple[tuple, Viewer, list[Conn]]]  # (view key, its viewer, its sockets)
+    data: list[tuple[tuple, Viewer, Conn]]  # the JSON sockets, grouped by what they hold at each push
+
+
+def _seq_of(conn: Conn) -> int:
+    return conn.seq
+
+
+def _seq_of_due(due: tuple[int, tuple, Viewer, list[Conn]]) -> int:
+    return due[0]
+
+
 class Room:
     def __init__(self, hub: Hub, campaign_id: str):
         self.hub = hub
@@ -77,6 +97,7 @@ class Room:
         self.announced = 0
         self.read_database = True
         self.lock = asyncio.Lock()
+        self.groups: Groups | None = None
         self.wake = asyncio.Event()
         self.task: asyncio.Task | None = None
 
@@ -135,55 +156,75 @@ class Room:
         each millisecond of views (past the first eight) so that a table of 200 seats never holds up
         another table's push, and a table of eight goes out in one go. A newer change announced
         meanwhile makes the rest of this push stale: it stops, and the next push (already poked) brings
-        those sockets straight to the newest state, the most behind first."""
+        those sockets straight to the newest state, the most behind first. The sockets' grouping by view
+        is kept from push to push (`Groups`): a pool change goes to its first phone without asking all."""
         state = snap.state
-        seats = state.seats
-        viewers: dict[tuple, Viewer] = {}  # by view key: sockets of one key see exactly the same
-        html: dict[tuple, list[Conn]] = {}
-        behind: dict[tuple, int] = {}  # the lowest seq a view's sockets hold
-        data: dict[tuple, list[Conn]] = defaultdict(list)
-        for conn in list(self.conns):
-            if conn.seats_checked is not seats:  # once per socket and list of seats, not once per push
-                seat = state.seat(conn.seat_id)
-                if seat is None or seat.revoked:
-                    conn.close(4403, "This seat was removed from the table.")
-                    continue
-                conn.seats_checked = seats
-            if conn.seq >= state.seq:
+        groups = self._groups(state)
+        data: dict[tuple, tuple[Viewer, list[Conn]]] = {}  # by view key and the seq its sockets hold
+        for key, viewer, conn in groups.data:
+            if conn.seq < state.seq:
+                data.setdefault((key, conn.seq), (viewer, []))[1].append(conn)
+        due: list[tuple[int, tuple, Viewer, list[Conn]]] = []  # (the lowest seq its sockets hold, ...)
+        for key, viewer, conns in groups.html:
+            if len(conns) == 1:  # a phone's own view, most of a table's: no list made
+                if conns[0].seq < state.seq:
+                    due.append((conns[0].seq, key, viewer, conns))
                 continue
-            viewer, key = conn.seen(state)
-            viewers.setdefault(key, viewer)
-            if conn.fmt != "html":
-                data[(key, conn.seq)].append(conn)
-            elif key in html:
-                html[key].append(conn)
-                behind[key] = min(behind[key], conn.seq)
-            else:
-                html[key], behind[key] = [conn], conn.seq
-        for (key, since), conns in data.items():
-            self._send_json(snap, viewers[key], since, conns)
-        behind_first = sorted(html.items(), key=lambda item: behind[item[0]])
+            behind_ones = [c for c in conns if c.seq < state.seq]
+            if behind_ones:
+                due.append((min(map(_seq_of, behind_ones)), key, viewer, behind_ones))
+        for (_, since), (viewer, conns) in data.items():
+            self._send_json(snap, viewer, since, conns)
+        due.sort(key=_seq_of_due)  # the most behind first
         push = Push(state.seq, self.id_counts)
         last = self.pushed
         decided = None
-        if snap.game.deciders is not None and last is not None and last.seq == self.seq and html:
+        if snap.game.deciders is not None and last is not None and last.seq == self.seq and due:
             decided = deciding.Decided(snap.game, last, state, self.memo)
         if len(self.people) > PEOPLE_KEPT:
             self.people.clear()
         # The log grows on top of the last push's: each view's entries and lines are found from it.
         snap.described[log_of.BEFORE] = self.public_log
         held = time.perf_counter()
-        for n, (key, conns) in enumerate(behind_first):
+        for n, (_, key, viewer, conns) in enumerate(due):
             if n >= VIEWS_BEFORE_YIELD and time.perf_counter() - held > HOLD_LOOP_S:
                 await asyncio.sleep(0)
                 self.hub.busy()  # a push of 200 seats goes on for longer than the watch lingers
                 held = time.perf_counter()
                 if self.announced > state.seq:
                     return
-            self._send_html(snap, key, conns, viewers[key], push, decided)
+            self._send_html(snap, key, conns, viewer, push, decided)
         self.seq = state.seq
         self.pushed = state
         self.public_log = snap.described.get(log_of.PUBLIC)
+
+    def _groups(self, state: CampaignState) -> Groups:
+        """The sockets by view key (`Groups`), worked out again when a socket came or went, the characters
+        changed or the seats did; a socket whose seat is gone is closed and left out."""
+        conns = frozenset(self.conns)
+        kept = self.groups
+        if (
+            kept is not None
+            and kept.participants is state.participants
+            and kept.seats is state.seats
+            and kept.conns == conns
+        ):
+            return kept
+        html: dict[tuple, tuple[Viewer, list[Conn]]] = {}
+        data: list[tuple[tuple, Viewer, Conn]] = []
+        for conn in conns:
+            seat = state.seat(conn.seat_id)
+            if seat is None or seat.revoked:
+                conn.close(4403, "This seat was removed from the table.")
+                continue
+            viewer, key = conn.seen(state)
+            if conn.fmt != "html":
+                data.append((key, viewer, conn))
+            else:
+                html.setdefault(key, (viewer, []))[1].append(conn)
+        views = [(key, viewer, conns) for key, (viewer, conns) in html.items()]
+        self.groups = Groups(conns, state.participants, state.seats, views, data)
+        return self.groups
 
     def _send_html(
         self,

@@ -152,26 +152,76 @@ def test_a_pool_change_works_out_a_phones_own_sheet_only_where_its_characters_mo
     assert 'class="pool" id="pool-' not in sockets[phones[4].seat_id].got[-1]  # the log's line alone
 
 
-def test_a_push_works_a_sockets_viewer_out_again_only_when_the_characters_changed(client, monkeypatch):
+def _pool_change_asking(client, monkeypatch, method: str) -> tuple[Table, list, Room, dict, list[str]]:
+    """A table of phones pushed once, then a pool change pushed: with the seats of the sockets whose
+    `Conn.<method>(state)` was called from the first push on, in order (and on, as the test goes)."""
     table, phones = _table(client)
     room, sockets = _room(client, table, phones)
     _push(room)
     asked: list[str] = []
-    viewer = Conn.viewer
+    original = getattr(Conn, method)
 
     def counted(conn, state):
         asked.append(conn.seat_id)
-        return viewer(conn, state)
+        return original(conn, state)
 
-    monkeypatch.setattr(Conn, "viewer", counted)
+    monkeypatch.setattr(Conn, method, counted)
     table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
     _push(room)
+    return table, phones, room, sockets, asked
+
+
+def test_a_push_works_a_sockets_viewer_out_again_only_when_the_characters_changed(client, monkeypatch):
+    table, phones, room, sockets, asked = _pool_change_asking(client, monkeypatch, "viewer")
     assert asked == []  # the same characters: each socket's viewer as it was
     table.ok(table.gm, "campaign.add_participant", name="Hireling", owner=phones[1].seat_id)
     _push(room)
     assert sorted(asked) == sorted(seat.seat_id for seat in phones)  # new characters: each asked once
     mine = sockets[phones[1].seat_id].got[-1]
     assert "Hireling" in mine and 'id="mine"' in mine  # phone 1's own sheet now has its new character
+
+
+def test_a_push_groups_the_sockets_by_view_again_only_when_sockets_characters_or_seats_changed(
+    client, monkeypatch
+):
+    table, phones, room, sockets, asked = _pool_change_asking(client, monkeypatch, "seen")
+    assert asked == []  # the same sockets, characters and seats: the groups as they were
+    assert all(socket.got[-1].count("Gold") for socket in sockets.values())  # and every phone sent to
+    late = table.join("Late")
+    late_socket = _Socket()
+    room.conns.add(Conn(late_socket, late.seat_id, "player", "player", "html"))  # type: ignore[arg-type]
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    assert sorted(asked) == sorted([late.seat_id, *(seat.seat_id for seat in phones)])
+    assert 'id="mine"' in late_socket.got[-1]  # the new socket gets its whole page
+    asked.clear()
+    revoked = phones[2]
+    r = table.http.post(f"/api/campaigns/{table.id}/seats/{revoked.seat_id}/revoke", headers=table.gm.auth)
+    assert r.status_code == 204
+    before = len(sockets[revoked.seat_id].got)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    # The seats changed: grouped again, every socket but the revoked seat's, which is closed.
+    assert len(asked) == PHONES and revoked.seat_id not in asked
+    closed = [c for c in room.conns if c.seat_id == revoked.seat_id]
+    assert closed[0].closed and len(sockets[revoked.seat_id].got) == before
+    assert "Gold" in sockets[phones[3].seat_id].got[-1]
+
+
+def test_a_socket_that_holds_the_newest_state_is_not_sent_it_again_beside_one_of_its_view_behind(client):
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones[:1])
+    twin = _Socket()
+    room.conns.add(Conn(twin, phones[0].seat_id, "player", "player", "html"))  # type: ignore[arg-type]
+    _push(room)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    first = sockets[phones[0].seat_id]
+    held = len(first.got)
+    twin_conn = next(c for c in room.conns if c.ws is twin)
+    twin_conn.seq = client.app.state.fray.states.get(table.id).seq  # as if it had just joined at the newest
+    _push(room)
+    assert len(first.got) == held + 1 and "Gold" in first.got[-1]
+    assert len(twin.got) == 1  # its first page only
 
 
 def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(client):
