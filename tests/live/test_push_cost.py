@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from app.realtime import decided, narrow, render
+from app.realtime import decided, hub, narrow, render
 from app.realtime.conn import Conn
 from app.realtime.hub import Hub, Room
 from app.rules import registry
@@ -222,6 +222,78 @@ def test_a_socket_that_holds_the_newest_state_is_not_sent_it_again_beside_one_of
     _push(room)
     assert len(first.got) == held + 1 and "Gold" in first.got[-1]
     assert len(twin.got) == 1  # its first page only
+
+
+class _Timeline:
+    """What a push did, in order: each view it began ("view") and each socket it wrote (its seat)."""
+
+    def __init__(self, monkeypatch, room: Room) -> None:
+        self.steps: list[str] = []
+        for conn in room.conns:
+            conn.send_now = self._writer(conn.ws, conn.seat_id)  # type: ignore[arg-type]
+        send_html = Room._send_html
+
+        def viewed(room, *args, **kwargs):
+            self.steps.append("view")
+            return send_html(room, *args, **kwargs)
+
+        monkeypatch.setattr(Room, "_send_html", viewed)
+
+    def _writer(self, socket, seat_id: str):
+        def write(message: str) -> bool:
+            self.steps.append(seat_id)
+            return socket._send(message)
+
+        return write
+
+    def runs_of_writes(self) -> list[int]:
+        runs = [0]
+        for step in self.steps:
+            if step == "view":
+                if runs[-1]:
+                    runs.append(0)
+            else:
+                runs[-1] += 1
+        return [n for n in runs if n]
+
+
+def test_a_push_writes_its_first_view_at_once_and_the_next_ones_a_few_together(client, monkeypatch):
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones)
+    _push(room)
+    monkeypatch.setattr("app.realtime.hub.HOLD_LOOP_S", 60.0)  # one go, whatever this machine's speed
+    timeline = _Timeline(monkeypatch, room)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    _push(room)
+    assert timeline.steps[:3] == ["view", timeline.steps[1], "view"]  # the first phone before any other view
+    assert sorted(s for s in timeline.steps if s != "view") == sorted(sockets)  # each phone written once
+    runs = timeline.runs_of_writes()
+    assert runs[0] == 1 and all(n == hub.WRITTEN_TOGETHER for n in runs[1:-1]), runs
+    assert 0 < runs[-1] <= hub.WRITTEN_TOGETHER and sum(runs) == PHONES
+    assert all("Gold" in socket.got[-1] for socket in sockets.values())
+
+
+def test_a_push_cut_short_by_a_newer_change_writes_what_it_drew_and_the_next_brings_the_rest(
+    client, monkeypatch
+):
+    table, phones = _table(client)
+    room, sockets = _room(client, table, phones)
+    _push(room)
+    monkeypatch.setattr("app.realtime.hub.HOLD_LOOP_S", 0.0)  # give the loop back after every view past 8
+    timeline = _Timeline(monkeypatch, room)
+    table.ok(phones[0], "generic.pool.adjust", pool="Gold", delta=1)
+    newest = client.app.state.fray.states.get(table.id).seq
+    room.announced = newest + 1  # a newer change is on its way: this push stops at its first yield
+    _push(room)
+    written = [s for s in timeline.steps if s != "view"]
+    drawn = timeline.steps.count("view")
+    assert len(written) == hub.VIEWS_BEFORE_YIELD == drawn  # every view it drew was written, no more
+    assert all(c.seq == newest for c in room.conns if c.seat_id in written)
+    assert all(c.seq < newest for c in room.conns if c.seat_id not in written)
+    room.announced = newest
+    _push(room)
+    assert all(c.seq == newest for c in room.conns)  # the next push brings the rest
+    assert all("Gold" in socket.got[-1] for socket in sockets.values())
 
 
 def test_the_pages_read_the_campaign_without_its_seq_the_json_view_keeps_it(client):
