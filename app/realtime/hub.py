@@ -391,6 +391,7 @@ class Room:
 
     def remove(self, conn: Conn) -> None:
         self.conns.discard(conn)
+        self.groups = None  # regrouped at the next push; the socket gone is not held until then
         live = {c.synced_key for c in self.conns}
         for key in [k for k in self.rendered if k not in live]:
             del self.rendered[key]
