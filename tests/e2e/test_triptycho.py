@@ -71,6 +71,7 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
         # The map editor: two sections snapped to the grid, and the border between them.
         gm_page.get_by_role("link", name="Map editor").click()
         expect(gm_page).to_have_url(re.compile(r"/gm/map$"))
+        expect(gm_page.locator("#tp-map-editor .tp-status")).not_to_be_empty()  # the editor has started
         gm_page.locator("[name=mid]").fill("crypt-map")
         gm_page.locator("[name=mname]").fill("The crypt")
         draw_section(gm_page, [(0, 0), (4, 0), (4, 4), (0, 4)], "hall", "Hall", "lit")

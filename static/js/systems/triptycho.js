@@ -224,8 +224,13 @@
         bp.querySelector("[name=bback]").value = -rise;
         bp.querySelector("[name=bclimb]").value = b.climb || "";
       }
-      root.querySelector("[name=mid]").value = map.id;
-      root.querySelector("[name=mname]").value = map.name;
+      // Not into the field being typed in: a start or redraw between a keystroke's select and its text
+      // would leave the text appended to the old id (seen as a flaky browser test: "new-mapcrypt-map").
+      showIn(root.querySelector("[name=mid]"), map.id);
+      showIn(root.querySelector("[name=mname]"), map.name);
+    }
+    function showIn(input, value) {
+      if (input !== document.activeElement && input.value !== value) input.value = value;
     }
     function setMode(m) {
       mode = m;
