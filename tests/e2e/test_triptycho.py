@@ -173,3 +173,27 @@ def test_gm_draws_a_map_player_moves_by_tapping_and_the_dark_adversary_stays_off
         gm_page.screenshot(path=str(artifacts / "triptycho-gm.png"), full_page=True)
         phone.close()
         gm.close()
+
+
+def test_the_map_editor_redrawing_while_the_gm_types_an_id_leaves_the_typed_text_whole(browser, live_server):
+    """A redraw between a keystroke's select and its text (the editor starting, a mode changed) wrote the
+    map's id into the field being typed in, and the text was appended to it: saved as new-mapcrypt-map."""
+    with httpx.Client(base_url=live_server.url, timeout=10) as http:
+        table = Table.create(http, system="triptycho", dice="server")
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, base_url=live_server.url)
+    page = context.new_page()
+    page.goto(f"/c/{table.id}/seat/{table.gm.token}")
+    page.goto(f"/c/{table.id}/gm/map")
+    expect(page.locator("#tp-map-editor .tp-status")).not_to_be_empty()  # the editor has started
+    # The field selected as a keystroke selects it, then a redraw that leaves the focus where it is.
+    page.evaluate(
+        """() => {
+          const id = document.querySelector('[name=mid]');
+          id.value = ''; id.focus(); id.select();
+          document.querySelector('[data-mode=select]').click();
+        }"""
+    )
+    page.keyboard.insert_text("crypt-map")
+    expect(page.locator("[name=mid]")).to_have_value("crypt-map")
+    assert '"id": "crypt-map"' in page.locator("#tp-map-json").input_value()
+    context.close()
